@@ -1,0 +1,45 @@
+# Two commands on a fresh Debian machine: `make match` (the main job) and `make test`.
+# Each sets up what it needs: a .venv with the package, and GNU Go from Debian.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+GNUGO  := /usr/games/gnugo
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: install gnugo test test-fast bench match lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+$(GNUGO):
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnugo
+
+gnugo: $(GNUGO)
+
+# The whole suite, then the board tests again as plain Python (NUMBA_DISABLE_JIT=1).
+test: install gnugo
+	$(BIN)/python -m pytest
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -m board -q
+
+bench: install
+	$(BIN)/python bench/playouts.py
+
+# Until the match script lands (issue 5), the main job is the playout benchmark.
+match: install gnugo
+	$(BIN)/python bench/playouts.py
+
+lint: install
+	$(BIN)/ruff check goengine tests scripts bench
+	$(BIN)/ruff format --check goengine tests scripts bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

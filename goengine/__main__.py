@@ -1,0 +1,5 @@
+import sys
+
+from goengine.cli import main
+
+sys.exit(main())

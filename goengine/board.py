@@ -1,0 +1,283 @@
+"""Board: the game-level board, a thin wrapper that owns the kernel arrays.
+
+It adds what the kernels leave to the game: argument checking with a reason for every illegal
+move, positional superko over the game's history of Zobrist hashes, capture counts, and ASCII
+in and out for tests and ``showboard``. Everything that touches stones runs in
+``goengine.kernels.board``; start reading at ``Board.play``.
+
+Positional superko: a move is illegal when the position it makes (the stones only, whoever is to
+move) occurred earlier in the game. Passes never repeat a position in this sense; they are always
+legal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from goengine import coords
+from goengine.kernels import board as kb
+from goengine.kernels import playout as kp
+from goengine.kernels.rng import rand_below
+
+EMPTY, BLACK, WHITE, BORDER = kb.EMPTY, kb.BLACK, kb.WHITE, kb.BORDER
+PASS = kb.PASS
+
+#: Zobrist keys shared by every board (a fixed seed: hashes are comparable across runs).
+ZOBRIST = np.random.default_rng(0x60E9).integers(
+    np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=(3, kb.MAX_POINTS), dtype=np.int64
+)
+ZOBRIST[EMPTY] = 0
+
+_COLOR_NAMES = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
+_STONE_CHARS = {".": EMPTY, "+": EMPTY, "X": BLACK, "x": BLACK, "O": WHITE, "o": WHITE}
+_CHAR_OF = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+
+
+class IllegalMove(ValueError):
+    """A move the rules forbid. ``reason`` is one of REASONS."""
+
+    REASONS = ("occupied", "suicide", "ko", "superko", "off board")
+
+    def __init__(self, reason: str, color: int, point: int, size: int):
+        self.reason = reason
+        self.color = color
+        self.point = point
+        where = coords.to_gtp(size, point) if coords.on_board(size, point) or point == PASS else str(point)
+        super().__init__(f"illegal move {color_name(color)} {where}: {reason}")
+
+
+def parse_color(color: int | str) -> int:
+    """BLACK or WHITE from ``1``/``2`` or ``b``/``black``/``w``/``white`` (any case)."""
+    if isinstance(color, str):
+        value = _COLOR_NAMES.get(color.strip().lower())
+        if value is None:
+            raise ValueError(f"invalid color {color!r}")
+        return value
+    if color in (BLACK, WHITE):
+        return int(color)
+    raise ValueError(f"invalid color {color!r}")
+
+
+def color_name(color: int) -> str:
+    return {BLACK: "black", WHITE: "white"}.get(color, str(color))
+
+
+class Board:
+    """A position with its game history: who is to move, ko, passes, and every earlier position.
+
+    Attributes: ``size``; ``pts`` and ``meta`` (the kernel state, see ``kernels.board``);
+    ``history`` (the hash of every position of the game, the current one last);
+    ``moves`` (``(color, point)`` in order, passes included); ``captures`` (stones captured
+    by each colour).
+    """
+
+    def __init__(self, size: int = 9):
+        self.size = coords.check_size(size)
+        self.pts, self.meta = kb.new_board(np.int64(size))
+        self.history: list[int] = [int(self.meta[kb.HASH])]
+        self._seen: set[int] = {int(self.meta[kb.HASH])}
+        self.moves: list[tuple[int, int]] = []
+        self.captures = {BLACK: 0, WHITE: 0}
+
+    # ---- reading the position
+
+    @property
+    def to_move(self) -> int:
+        return int(self.meta[kb.TO_MOVE])
+
+    @to_move.setter
+    def to_move(self, color: int | str) -> None:
+        self.meta[kb.TO_MOVE] = parse_color(color)
+
+    @property
+    def passes(self) -> int:
+        """Consecutive passes just played."""
+        return int(self.meta[kb.PASSES])
+
+    @property
+    def is_over(self) -> bool:
+        """Two consecutive passes end the game."""
+        return self.passes >= 2
+
+    @property
+    def ko_point(self) -> int | None:
+        """The point the side in ``ko_color`` may not retake now, if any."""
+        ko = int(self.meta[kb.KO])
+        return None if ko == kb.NO_POINT else ko
+
+    @property
+    def hash(self) -> int:
+        return int(self.meta[kb.HASH])
+
+    def color_at(self, point: int | str) -> int:
+        return int(self.pts[kb.COLOR, self._point(point)])
+
+    def points(self) -> list[int]:
+        return coords.all_points(self.size)
+
+    def stones(self, color: int) -> list[int]:
+        return [p for p in self.points() if self.pts[kb.COLOR, p] == color]
+
+    def chain(self, point: int | str) -> list[int]:
+        """The stones of the chain on ``point``, sorted."""
+        p = self._point(point)
+        if self.pts[kb.COLOR, p] not in (BLACK, WHITE):
+            raise ValueError(f"no stone at {coords.to_gtp(self.size, p)}")
+        root = self.pts[kb.CHAIN, p]
+        return sorted(q for q in self.points() if self.pts[kb.COLOR, q] in (BLACK, WHITE) and self.pts[kb.CHAIN, q] == root)
+
+    def liberties(self, point: int | str) -> list[int]:
+        """The distinct liberties of the chain on ``point``, sorted."""
+        w = self.size + 2
+        libs = {q for s in self.chain(point) for q in (s - w, s - 1, s + 1, s + w) if self.pts[kb.COLOR, q] == EMPTY}
+        return sorted(libs)
+
+    # ---- moves
+
+    def illegal_reason(self, color: int | str, point: int | str) -> str | None:
+        """Why ``color`` may not play ``point`` now (one of ``IllegalMove.REASONS``), or None."""
+        c = parse_color(color)
+        p = self._vertex(point)
+        if p == PASS:
+            return None
+        if not coords.on_board(self.size, p):
+            return "off board"
+        if self.pts[kb.COLOR, p] != EMPTY:
+            return "occupied"
+        if p == self.meta[kb.KO] and c == self.meta[kb.KO_COLOR]:
+            return "ko"
+        if not kb.is_legal(self.pts, self.meta, np.int64(p), np.int64(c)):
+            return "suicide"
+        if int(kb.hash_after(self.pts, self.meta, ZOBRIST, np.int64(p), np.int64(c))) in self._seen:
+            return "superko"
+        return None
+
+    def is_legal(self, color: int | str, point: int | str) -> bool:
+        return self.illegal_reason(color, point) is None
+
+    def play(self, color: int | str, point: int | str) -> int:
+        """Play ``point`` (padded index, ``PASS``, or a GTP vertex such as ``"D4"``) for ``color``.
+
+        Raises IllegalMove with the reason, leaving the board unchanged. Returns the number of
+        stones captured. The side to move becomes ``color``'s opponent, whoever was to move.
+        """
+        c = parse_color(color)
+        p = self._vertex(point)
+        reason = self.illegal_reason(c, p)
+        if reason is not None:
+            raise IllegalMove(reason, c, p, self.size)
+        captured = int(kb.play(self.pts, self.meta, ZOBRIST, np.int64(p), np.int64(c)))
+        self.captures[c] += captured
+        self.moves.append((c, p))
+        h = int(self.meta[kb.HASH])
+        self.history.append(h)
+        self._seen.add(h)
+        return captured
+
+    def legal_moves(self, color: int | str | None = None) -> list[int]:
+        """Every point ``color`` (default: the side to move) may play, superko included; pass is
+        always legal and not listed."""
+        c = self.to_move if color is None else parse_color(color)
+        return [p for p in self.points() if self.illegal_reason(c, p) is None]
+
+    def random_move(self, rng: np.ndarray) -> int:
+        """A move of the playout policy for the side to move (uniform over legal points that are
+        not its own eyes, superko respected), or PASS. ``rng`` is a ``kernels.rng`` state."""
+        c = self.to_move
+        p = int(kp.random_move(self.pts, self.meta, np.int64(c), rng))
+        if p == PASS or self.is_legal(c, p):
+            return p
+        # The kernel knows only simple ko; on the rare superko clash, draw again in Python.
+        choices = [q for q in self.legal_moves(c) if not kb.is_eye(self.pts, self.meta, np.int64(q), np.int64(c))]
+        return PASS if not choices else choices[int(rand_below(rng, len(choices)))]
+
+    # ---- scoring
+
+    def area_score(self) -> int:
+        """Tromp-Taylor area, Black minus White, without komi."""
+        return int(kb.area_score(self.pts, self.meta))
+
+    def score(self, komi: float = 7.5) -> float:
+        """Area score minus komi: positive when Black wins."""
+        return self.area_score() - komi
+
+    # ---- copies and text
+
+    def copy(self) -> Board:
+        other = Board.__new__(Board)
+        other.size = self.size
+        other.pts = self.pts.copy()
+        other.meta = self.meta.copy()
+        other.history = list(self.history)
+        other._seen = set(self._seen)
+        other.moves = list(self.moves)
+        other.captures = dict(self.captures)
+        return other
+
+    @classmethod
+    def from_ascii(cls, text: str, to_move: int | str = BLACK) -> Board:
+        """A board from a diagram: one line a row, top row first; ``X`` black, ``O`` white, ``.``
+        or ``+`` empty; spaces ignored; blank lines skipped. The history starts here.
+
+        ValueError for a ragged or unsupported diagram, or one with a chain without liberties.
+        """
+        rows = ["".join(line.split()) for line in text.strip().splitlines() if line.strip()]
+        size = len(rows)
+        coords.check_size(size)
+        grid = []
+        for r, row in enumerate(rows):
+            if len(row) != size or any(ch not in _STONE_CHARS for ch in row):
+                raise ValueError(f"diagram row {r + 1} {row!r} is not {size} of {''.join(_STONE_CHARS)}")
+            grid.append([_STONE_CHARS[ch] for ch in row])
+        board = cls(size)
+        for r in range(size):
+            for col in range(size):
+                if grid[r][col] != EMPTY:
+                    p = coords.point(size, r, col)
+                    kb.place(board.pts, board.meta, ZOBRIST, np.int64(p), np.int64(grid[r][col]))
+        # A valid diagram makes no capture whatever the order of placing (a partial chain always
+        # has a liberty where its missing stones go), so any change means a chain had none.
+        for r in range(size):
+            for col in range(size):
+                if board.pts[kb.COLOR, coords.point(size, r, col)] != grid[r][col]:
+                    raise ValueError("diagram has a chain without liberties")
+        board.meta[kb.KO] = kb.NO_POINT
+        board.meta[kb.MOVES] = 0
+        board.meta[kb.PASSES] = 0
+        board.meta[kb.TO_MOVE] = parse_color(to_move)
+        board.history = [board.hash]
+        board._seen = {board.hash}
+        return board
+
+    def __str__(self) -> str:
+        """The diagram ``from_ascii`` reads: rows top first, ``X``/``O``/``.`` separated by spaces."""
+        return "\n".join(
+            " ".join(_CHAR_OF[int(self.pts[kb.COLOR, coords.point(self.size, r, c)])] for c in range(self.size))
+            for r in range(self.size)
+        )
+
+    def render(self) -> str:
+        """The diagram with GTP coordinates around it (for ``showboard`` and logs)."""
+        letters = "   " + " ".join(coords.GTP_COLUMNS[: self.size])
+        lines = [letters]
+        for r, row in enumerate(str(self).splitlines()):
+            n = self.size - r
+            lines.append(f"{n:2d} {row} {n}")
+        lines.append(letters)
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Board(size={self.size}, to_move={color_name(self.to_move)}, moves={len(self.moves)})"
+
+    # ---- helpers
+
+    def _vertex(self, point: int | str) -> int:
+        if isinstance(point, str):
+            return coords.from_gtp(self.size, point)
+        return int(point)
+
+    def _point(self, point: int | str) -> int:
+        p = self._vertex(point)
+        if not coords.on_board(self.size, p):
+            raise ValueError(f"{point!r} is not a point of the board")
+        return p
