@@ -1,0 +1,132 @@
+"""Playout benchmark: uniformly random playouts per second from the empty board, one thread.
+
+    python bench/playouts.py                 # table, 9x9 and 19x19, 7 runs each
+    python bench/playouts.py --json          # one JSON object per size
+    python bench/playouts.py --sizes 9 --runs 15 --seconds 1
+
+For each size it reports the median over the runs of playouts per second (and the spread), moves
+per playout and per second, the mean area score (Black minus White, no komi), and two start-up
+figures measured in fresh processes: the first call with an empty numba cache (compile time) and
+with a warm cache (what a user waits for before the first playout). The machine's load average is
+printed with the results, since these machines are shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from goengine.board import ZOBRIST  # noqa: E402
+from goengine.kernels import board as kb  # noqa: E402
+from goengine.kernels import playout as kp  # noqa: E402
+from goengine.kernels.rng import new_state  # noqa: E402
+
+# What a fresh process runs to time its first playout (interpreter start-up included).
+_FIRST_PLAYOUT = """
+import numpy as np
+from goengine.board import ZOBRIST
+from goengine.kernels import board as kb, playout as kp
+from goengine.kernels.rng import new_state
+pts, meta = kb.new_board(np.int64({size}))
+kp.run_playouts(pts, meta, ZOBRIST, new_state(1), np.int64(1), np.int64({cap}), np.zeros(1, np.int64))
+"""
+
+
+def time_first_playout(size: int, cache_root: str) -> float:
+    """Seconds from starting a Python process to the end of its first playout."""
+    env = dict(os.environ, GOENGINE_CACHE_DIR=cache_root, PYTHONPATH=str(ROOT))
+    env.pop("NUMBA_CACHE_DIR", None)
+    code = _FIRST_PLAYOUT.format(size=size, cap=3 * size * size)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    return time.perf_counter() - start
+
+
+def measure(size: int, runs: int, seconds: float, seed: int) -> dict:
+    """Median playout speed from the empty board, and the start-up times."""
+    with tempfile.TemporaryDirectory() as cache_root:
+        compile_s = time_first_playout(size, cache_root)
+        warm_s = statistics.median(time_first_playout(size, cache_root) for _ in range(3))
+
+    pts, meta = kb.new_board(np.int64(size))
+    rng = new_state(seed)
+    cap = np.int64(3 * size * size)
+    # calibrate a batch to about `seconds`
+    probe = 200
+    scores = np.zeros(probe, dtype=np.int64)
+    start = time.perf_counter()
+    kp.run_playouts(pts, meta, ZOBRIST, rng, np.int64(probe), cap, scores)
+    n = max(100, int(probe * seconds / max(time.perf_counter() - start, 1e-6)))
+    scores = np.zeros(n, dtype=np.int64)
+
+    rates, moves_per, mean_scores = [], [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        moves = kp.run_playouts(pts, meta, ZOBRIST, rng, np.int64(n), cap, scores)
+        elapsed = time.perf_counter() - start
+        rates.append(n / elapsed)
+        moves_per.append(moves / n)
+        mean_scores.append(float(scores.mean()))
+    rate = statistics.median(rates)
+    per = statistics.mean(moves_per)
+    return {
+        "size": size,
+        "playouts_per_s": round(rate),
+        "playouts_per_s_min": round(min(rates)),
+        "playouts_per_s_max": round(max(rates)),
+        "moves_per_playout": round(per, 2),
+        "moves_per_s": round(rate * per),
+        "mean_score": round(statistics.mean(mean_scores), 3),
+        "runs": runs,
+        "playouts_per_run": n,
+        "compile_s": round(compile_s, 3),
+        "warm_startup_s": round(warm_s, 3),
+        "seed": seed,
+        "load_avg": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[9, 19], help="board sizes (default 9 19)")
+    parser.add_argument("--runs", type=int, default=7, help="timed runs per size; the median is reported (default 7)")
+    parser.add_argument("--seconds", type=float, default=0.5, help="length of one run in seconds (default 0.5)")
+    parser.add_argument("--seed", type=int, default=1, help="RNG seed (default 1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per size instead of a table")
+    args = parser.parse_args(argv)
+
+    results = [measure(size, args.runs, args.seconds, args.seed) for size in args.sizes]
+    if args.json:
+        for row in results:
+            print(json.dumps(row))
+        return 0
+    header = (
+        f"{'size':>5} {'playouts/s':>11} {'(min-max)':>17} {'moves/playout':>14} {'moves/s':>11} "
+        f"{'mean score':>10} {'compile s':>9} {'warm start s':>12}"
+    )
+    print(header)
+    for r in results:
+        spread = f"({r['playouts_per_s_min']}-{r['playouts_per_s_max']})"
+        print(
+            f"{r['size']:>5} {r['playouts_per_s']:>11} {spread:>17} {r['moves_per_playout']:>14} "
+            f"{r['moves_per_s']:>11} {r['mean_score']:>10} {r['compile_s']:>9} {r['warm_startup_s']:>12}"
+        )
+    load = results[-1]["load_avg"]
+    print(f"median of {args.runs} runs, one thread, seed {args.seed}; load average {load[0]} {load[1]} {load[2]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
