@@ -347,7 +347,11 @@ def hash_after(pts, meta, zobrist, p, c):
 @njit(cache=True)
 def area_score(pts, meta):
     """Tromp-Taylor area count, Black minus White: stones, plus every empty region that borders
-    stones of one colour only. No komi. Uses the MARK and STACK rows as scratch."""
+    stones of one colour only. No komi.
+
+    Uses the STACK row as a queue and leaves in ``MARK[p]``, for every empty point, ``4 | reach``
+    where ``reach`` has bit BLACK / bit WHITE set for each colour its region touches: the owner
+    of an empty point is ``MARK[p] & 3`` when that is BLACK or WHITE, nobody otherwise."""
     w = meta[W]
     n_empty = meta[N_EMPTY]
     score = 0
@@ -365,24 +369,25 @@ def area_score(pts, meta):
             continue
         pts[MARK, start] = 1
         pts[STACK, 0] = start
-        top = 1
-        region = 0
+        head = 0
+        tail = 1
         reach = 0  # bit BLACK, bit WHITE
-        while top > 0:
-            top -= 1
-            s = pts[STACK, top]
-            region += 1
+        while head < tail:
+            s = pts[STACK, head]
+            head += 1
             for q in (s - w, s - 1, s + 1, s + w):
                 cq = pts[COLOR, q]
                 if cq == EMPTY:
                     if not pts[MARK, q]:
                         pts[MARK, q] = 1
-                        pts[STACK, top] = q
-                        top += 1
+                        pts[STACK, tail] = q
+                        tail += 1
                 elif cq != BORDER:
                     reach |= cq
+        for j in range(tail):
+            pts[MARK, pts[STACK, j]] = 4 | reach
         if reach == BLACK:
-            score += region
+            score += tail
         elif reach == WHITE:
-            score -= region
+            score -= tail
     return score

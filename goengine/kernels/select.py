@@ -1,0 +1,353 @@
+"""The selection rules: one small scoring function per rule, dispatched by an integer rule id.
+
+Every rule scores one arm (a child in the tree, a machine in the bandit laboratory) from its
+statistics; the caller plays the arm with the highest score and breaks ties at random
+(``select_best``). The tree (``kernels.search``) and the bandit laboratory (``scripts/bandit.py``)
+call the same ``score`` kernel, so each formula exists once. The Python registry
+``goengine.rules`` holds the names, parameter names and defaults, and the papers.
+
+Arguments of every rule (rewards are 1 for a win, 0 for a loss, 1/2 for a draw):
+
+- ``w``, ``n``: the arm's reward sum and visits (x = w / n is its mean);
+- ``t``: the parent's visits (the total pulls P_T of the bandit papers); ``ln t`` is taken of
+  ``max(t, 1)``;
+- ``aw``, ``an``: the arm's AMAF ("all moves as first") reward sum and count, for RAVE rules;
+- ``params``: float64 array, the rule's parameters in the order the registry lists them;
+- ``rng``: the RNG state (``kernels.rng``), for Thompson sampling.
+
+Variances: rewards are Bernoulli, so the empirical variance of an arm is ``x (1 - x)``; with draws
+this slightly overstates it (a draw counts as half a win).
+
+Why rule ids rather than passing jitted functions: a kernel that takes a function argument is
+recompiled in every process (STYLE.md); a switch on an integer is cached once.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .rng import rand_below, rand_float
+
+UCB1 = 0
+UCB1_TUNED = 1
+BETA_UCB = 2
+BETA_MEAN_UCB = 3
+KL_UCB = 4
+RAVE = 5
+KL_UCB_RAVE = 6
+UCB_V = 7
+UCB_MINIMAL = 8
+THOMPSON = 9
+N_RULES = 10
+
+INF = np.inf
+KL_TOLERANCE = 1e-12
+SCHEDULE_HAND = 0.0
+SCHEDULE_MSE = 1.0
+
+
+@njit(cache=True)
+def _log_t(t):
+    return math.log(max(t, 1.0))
+
+
+@njit(cache=True)
+def ucb1(w, n, t, c):
+    """UCB1 (seed 002_76cbbfab57ec8172.txt; Auer, Cesa-Bianchi, Fischer 2002):
+    ``x + C sqrt(ln t / n)``.
+    Unvisited: +inf (every arm is tried once). n = 1: ``x + C sqrt(ln t)``. All wins: x = 1
+    plus the bonus; no wins: the bonus alone."""
+    if n <= 0:
+        return INF
+    return w / n + c * math.sqrt(_log_t(t) / n)
+
+
+@njit(cache=True)
+def ucb1_tuned(w, n, t, gamma):
+    """UCB1-Tuned (seed 000_3122025fe939e09b.txt, eq. 1.1-1.2, with gamma of eq. 3.1):
+    ``x + gamma sqrt((ln t / n) min(1/4, V))``, ``V = x - x^2 + sqrt(2 ln t / n)``.
+    Unvisited: +inf. n = 1, all wins or no wins: x - x^2 = 0, so V is the sqrt term alone and
+    the bonus is ``gamma sqrt(ln t min(1/4, sqrt(2 ln t)))``, the same for a win and a loss."""
+    if n <= 0:
+        return INF
+    x = w / n
+    lt = _log_t(t)
+    v = x - x * x + math.sqrt(2.0 * lt / n)
+    return x + gamma * math.sqrt(lt / n * min(0.25, v))
+
+
+@njit(cache=True)
+def beta_ucb(w, n, t, gamma):
+    """Beta-UCB (seed 000_3122025fe939e09b.txt, eq. 2.1-2.2 with eq. 3.1 and the extra factor 1/2
+    of section 3.1): ``x + (gamma / 2) sqrt(ln t V)`` with the variance of Beta(w+1, n-w+1),
+    ``V = (w+1)(n-w+1) / ((n+2)^2 (n+3)) + sqrt(2 ln t / n) / n``; no min with 1/4 (eq. 2.1).
+    Unvisited: +inf. n = 1: V = 2/36 + sqrt(2 ln t), the same for a win and a loss. All wins or
+    no wins: the Beta variance (n+1)/((n+2)^2 (n+3)) is small but never zero, unlike UCB1-Tuned's."""
+    if n <= 0:
+        return INF
+    lt = _log_t(t)
+    a = w + 1.0
+    b = n - w + 1.0
+    v = a * b / ((n + 2.0) * (n + 2.0) * (n + 3.0)) + math.sqrt(2.0 * lt / n) / n
+    return w / n + 0.5 * gamma * math.sqrt(lt * v)
+
+
+@njit(cache=True)
+def beta_mean_ucb(w, n, t, c, prior):
+    """The beta-mean UCB (seed 001_409292b0b5da6ccf.txt, the computer-go list, 2008, as in
+    libego): UCB1 with the exploration term scaled by the mean of Beta(w+1, l+1),
+    ``x + C sqrt(ln t m / n)``, ``m = (w+1) / (n+2)``.
+    With ``prior`` (the one-win-one-loss initial bias, libego's initial bias 2) the arm starts
+    from one win and one loss: w -> w+1, n -> n+2, so x = m and an unvisited arm scores
+    ``1/2 + C sqrt(ln t / 4)`` (finite). Without it an unvisited arm scores +inf.
+    All wins: the term keeps its full size (m near 1); no wins: it shrinks like 1/n, so a losing
+    move is abandoned faster than under UCB1 -- the point of the proposal."""
+    if prior != 0.0:
+        w = w + 1.0
+        n = n + 2.0
+    if n <= 0:
+        return INF
+    m = (w + 1.0) / (n + 2.0) if prior == 0.0 else w / n
+    return w / n + c * math.sqrt(_log_t(t) * m / n)
+
+
+@njit(cache=True)
+def bernoulli_kl(p, q):
+    """KL(Bernoulli(p) || Bernoulli(q)), with 0 log 0 = 0; q is clipped inside (0, 1)."""
+    eps = 1e-15
+    q = min(max(q, eps), 1.0 - eps)
+    r = 0.0
+    if p > 0.0:
+        r += p * math.log(p / q)
+    if p < 1.0:
+        r += (1.0 - p) * math.log((1.0 - p) / (1.0 - q))
+    return r
+
+
+@njit(cache=True)
+def kl_upper_bound(p, d):
+    """An upper bound on ``kl_upper(p, d)`` from two lower bounds on KL(p, q), q >= p:
+    Pinsker's 2 (q - p)^2, and (q - p)^2 / (2 q), which is tight for small p."""
+    return min(1.0, p + math.sqrt(d / 2.0), p + d + math.sqrt(d * d + 2.0 * p * d))
+
+
+@njit(cache=True)
+def kl_upper(p, d):
+    """The largest q in [p, 1] with KL(p, q) <= d, to KL_TOLERANCE (1e-12) in q.
+
+    Newton's method in v = -ln(1 - q), where KL(p, q) = p ln(p/q) + (1-p)(ln(1-p) + v) is convex
+    and increasing with slope (q - p)/q, and nearly linear near q = 1 (where Newton in q would
+    crawl). Started above the root, Newton on a convex increasing function descends monotonically
+    to it, so every iterate is a valid upper confidence bound. Start: the smaller of
+    ``kl_upper_bound`` and the v where the lower bound -H(p) + (1-p) v of KL reaches d."""
+    if d <= 0.0 or p >= 1.0:
+        return p
+    neg_entropy = (p * math.log(p) if p > 0.0 else 0.0) + (1.0 - p) * math.log(1.0 - p)
+    v = (d - neg_entropy) / (1.0 - p)
+    hi = kl_upper_bound(p, d)
+    if hi < 1.0:
+        v = min(v, -math.log1p(-hi))
+    q = -math.expm1(-v)
+    for _ in range(100):
+        f = neg_entropy - (p * math.log(q) if p > 0.0 else 0.0) + (1.0 - p) * v - d
+        if f <= 0.0:
+            return q
+        v -= f * q / (q - p)
+        nq = -math.expm1(-v)
+        if q - nq <= 0.1 * KL_TOLERANCE:  # the step bounds the error left (quadratic convergence)
+            return nq
+        q = nq
+    return q
+
+
+@njit(cache=True)
+def kl_ucb(w, n, t, c):
+    """KL-UCB (seed 003_ec764aba0e4115cd.txt, eq. 3; Garivier and Cappe 2011):
+    ``max { q in [x, 1] : n KL(x, q) <= ln t + c ln ln t }``; the seed uses c = 0.
+    Unvisited: +inf. n = 1: q solves KL(x, q) = ln t. All wins: 1. No wins: q = 1 - exp(-ln t / n)
+    for c = 0, since KL(0, q) = -ln(1 - q)."""
+    if n <= 0:
+        return INF
+    lt = _log_t(t)
+    bound = lt
+    if c != 0.0 and lt > 1.0:
+        bound += c * math.log(lt)
+    return kl_upper(w / n, bound / n)
+
+
+@njit(cache=True)
+def rave_beta(n, an, schedule, k, b):
+    """The weight of the AMAF mean in MC-RAVE (Gelly and Silver 2011, "Monte-Carlo tree search and
+    rapid action value estimation in computer Go", sections 6-7).
+    Hand-selected: ``sqrt(k / (3 n + k))`` (equivalence parameter k: at n = k visits the two
+    estimates weigh the same). Minimum MSE: ``an / (n + an + 4 n an b^2)`` (b: the RAVE bias)."""
+    if schedule == SCHEDULE_HAND:
+        return math.sqrt(k / (3.0 * n + k))
+    denom = n + an + 4.0 * n * an * b * b
+    return an / denom if denom > 0.0 else 1.0
+
+
+@njit(cache=True)
+def rave(w, n, t, aw, an, schedule, k, b, c):
+    """MC-RAVE (Gelly and Silver 2011): ``(1 - beta) x + beta xa + C sqrt(ln t / n)``, xa = aw / an
+    the AMAF mean, beta from ``rave_beta``; C = 0 is the paper's choice (RAVE explores by itself).
+    Unvisited: beta = 1, the AMAF mean alone (no exploration term); with no AMAF sample either,
+    +inf. n = 1: mostly the AMAF mean (beta near 1 for an >> 1). All wins / no wins: pulled
+    toward the AMAF mean until n outweighs an."""
+    if n <= 0:
+        return aw / an if an > 0 else INF
+    if an <= 0:
+        return w / n + c * math.sqrt(_log_t(t) / n)
+    beta = rave_beta(n, an, schedule, k, b)
+    s = (1.0 - beta) * (w / n) + beta * (aw / an)
+    if c != 0.0:
+        s += c * math.sqrt(_log_t(t) / n)
+    return s
+
+
+@njit(cache=True)
+def kl_ucb_rave(w, n, t, aw, an, schedule, k, b, c):
+    """KL-UCB+RAVE (seed 003_ec764aba0e4115cd.txt, eq. 5): Fuego's RAVE mix with the mean replaced
+    by its KL-UCB upper bound: ``weight q_KL + (1 - weight) xa``, weight = 1 - beta (``rave_beta``),
+    q_KL = ``kl_ucb(w, n, t, c)``.
+    Unvisited: the AMAF mean alone (weight 0); with no AMAF sample either, +inf. n = 1: mostly
+    the AMAF mean. All wins: q_KL = 1. No wins: q_KL = 1 - exp(-ln t / n) (c = 0)."""
+    if n <= 0:
+        return aw / an if an > 0 else INF
+    q = kl_ucb(w, n, t, c)
+    if an <= 0:
+        return q
+    beta = rave_beta(n, an, schedule, k, b)
+    return (1.0 - beta) * q + beta * (aw / an)
+
+
+@njit(cache=True)
+def ucb_v(w, n, t, c, zeta):
+    """UCB-V (seed 004_b7bcabfe495e5caa.txt, eq. 3-4; Audibert, Munos, Szepesvari 2007):
+    ``x + sqrt(2 s^2 e / n) + c 3 e / n`` with the exploration function ``e = zeta ln t`` and the
+    empirical variance s^2 = x (1 - x). Unvisited: +inf. n = 1, all wins or no wins: s^2 = 0, so
+    only the ``3 c e / n`` term explores."""
+    if n <= 0:
+        return INF
+    x = w / n
+    e = zeta * _log_t(t)
+    return x + math.sqrt(2.0 * x * (1.0 - x) * e / n) + c * 3.0 * e / n
+
+
+@njit(cache=True)
+def ucb_minimal(w, n, c1, c2):
+    """UCB-Minimal (seed 004_b7bcabfe495e5caa.txt, eq. 2; Maes, Wehenkel, Ernst 2011):
+    ``x + C1 / n^C2``; it ignores t. Unvisited: +inf. n = 1: x + C1. All wins: 1 + C1 / n^C2;
+    no wins: C1 / n^C2."""
+    if n <= 0:
+        return INF
+    return w / n + c1 / n**c2
+
+
+@njit(cache=True)
+def _standard_normal(rng):
+    """Marsaglia's polar method."""
+    while True:
+        u = 2.0 * rand_float(rng) - 1.0
+        v = 2.0 * rand_float(rng) - 1.0
+        s = u * u + v * v
+        if 0.0 < s < 1.0:
+            return u * math.sqrt(-2.0 * math.log(s) / s)
+
+
+@njit(cache=True)
+def sample_gamma(a, rng):
+    """Gamma(a, 1) for a >= 1 (Marsaglia and Tsang 2000)."""
+    d = a - 1.0 / 3.0
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        x = _standard_normal(rng)
+        v = 1.0 + c * x
+        if v <= 0.0:
+            continue
+        v = v * v * v
+        u = rand_float(rng)
+        if u < 1.0 - 0.0331 * x * x * x * x or math.log(u) < 0.5 * x * x + d * (1.0 - v + math.log(v)):
+            return d * v
+
+
+@njit(cache=True)
+def thompson(w, n, rng):
+    """Thompson sampling: a draw from Beta(w + 1, n - w + 1), the posterior of the arm's mean
+    under a uniform prior (seed 000, Theorem 1). Unvisited: a uniform draw. n = 1: Beta(2, 1) or
+    Beta(1, 2). All wins: Beta(n + 1, 1), mean (n+1)/(n+2); no wins: Beta(1, n + 1)."""
+    if n <= 0:
+        return rand_float(rng)
+    x = sample_gamma(w + 1.0, rng)
+    y = sample_gamma(n - w + 1.0, rng)
+    return x / (x + y)
+
+
+@njit(cache=True)
+def score(rule, params, w, n, t, aw, an, rng):
+    """The score of one arm under rule ``rule`` (an id above); higher is better, +inf first."""
+    if rule == UCB1:
+        return ucb1(w, n, t, params[0])
+    if rule == UCB1_TUNED:
+        return ucb1_tuned(w, n, t, params[0])
+    if rule == BETA_UCB:
+        return beta_ucb(w, n, t, params[0])
+    if rule == BETA_MEAN_UCB:
+        return beta_mean_ucb(w, n, t, params[0], params[1])
+    if rule == KL_UCB:
+        return kl_ucb(w, n, t, params[0])
+    if rule == RAVE:
+        return rave(w, n, t, aw, an, params[0], params[1], params[2], params[3])
+    if rule == KL_UCB_RAVE:
+        return kl_ucb_rave(w, n, t, aw, an, params[0], params[1], params[2], params[3])
+    if rule == UCB_V:
+        return ucb_v(w, n, t, params[0], params[1])
+    if rule == UCB_MINIMAL:
+        return ucb_minimal(w, n, params[0], params[1])
+    if rule == THOMPSON:
+        return thompson(w, n, rng)
+    return -INF
+
+
+@njit(cache=True)
+def upper_bound(rule, params, w, n, t, aw, an):
+    """A cheap upper bound on ``score`` for the rules whose exact score is costly, +inf otherwise.
+
+    KL-UCB's q is at most ``kl_upper_bound(x, d)``, so ``select_best`` skips the KL inversion for
+    a child whose bound is below the best score so far."""
+    if n <= 0 or (rule != KL_UCB and rule != KL_UCB_RAVE):
+        return INF
+    c = params[0] if rule == KL_UCB else params[3]
+    lt = _log_t(t)
+    bound = lt
+    if c != 0.0 and lt > 1.0:
+        bound += c * math.log(lt)
+    q = kl_upper_bound(w / n, bound / n)
+    if rule == KL_UCB or an <= 0:
+        return q
+    beta = rave_beta(n, an, params[0], params[1], params[2])
+    return (1.0 - beta) * q + beta * (aw / an)
+
+
+@njit(cache=True)
+def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
+    """The index in [lo, hi) of the arm with the highest ``score``, ties broken uniformly at
+    random (reservoir sampling over the tied arms). ``w, n, aw, an`` are arrays over arms."""
+    best = -1
+    best_score = -INF
+    ties = 0
+    for i in range(lo, hi):
+        if best >= 0 and upper_bound(rule, params, np.float64(w[i]), np.float64(n[i]), t, np.float64(aw[i]),
+                                     np.float64(an[i])) < best_score:
+            continue  # cannot win, nor tie: skip the costly exact score
+        s = score(rule, params, np.float64(w[i]), np.float64(n[i]), t, np.float64(aw[i]), np.float64(an[i]), rng)
+        if s > best_score:
+            best = i
+            best_score = s
+            ties = 1
+        elif s == best_score:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                best = i
+    return best

@@ -1,0 +1,116 @@
+"""The search tree as a pool of flat arrays; a node's children form one contiguous block.
+
+A tree is ``(ti, tf, tmeta)``:
+
+- ``ti``: int32[NI, capacity]: ``PARENT`` (-1 at the root), ``MOVE`` (the point played to reach
+  the node, or PASS), ``FIRST`` (index of the first child, -1 before expansion), ``NCHILD``,
+  ``VISITS`` (iterations through the node), ``AVISITS`` (AMAF count);
+- ``tf``: float32[NF, capacity]: ``WINS``, ``AWINS`` (reward sums);
+- ``tmeta``: int64[NTMETA]: ``N_NODES`` (nodes in use; the pool is ``[0, N_NODES)``) and ``FULL``
+  (set when an expansion did not fit).
+
+Reward perspective, used everywhere: ``WINS[i]`` and ``AWINS[i]`` are reward sums **for the player
+who played ``MOVE[i]``** (win 1, draw 1/2, loss 0), so a parent chooses among its children by
+their own win rates. At the root, ``MOVE`` is the last move of the game (or PASS) and ``WINS``
+is from that move's player's side.
+
+32 bytes a node (six int32 and two float32). Node 0 is the root after ``new_tree`` and after
+``copy_subtree``; re-rooting copies the kept subtree into fresh arrays, so the pool never holds
+garbage and stays compact.
+"""
+
+import numpy as np
+from numba import njit
+
+PARENT = 0
+MOVE = 1
+FIRST = 2
+NCHILD = 3
+VISITS = 4
+AVISITS = 5
+NI = 6
+
+WINS = 0
+AWINS = 1
+NF = 2
+
+N_NODES = 0
+FULL = 1
+NTMETA = 2
+
+BYTES_PER_NODE = NI * 4 + NF * 4
+NO_NODE = -1
+
+
+def new_tree(capacity: int, root_move: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An empty pool of ``capacity`` nodes holding only the root (node 0)."""
+    ti = np.zeros((NI, capacity), dtype=np.int32)
+    tf = np.zeros((NF, capacity), dtype=np.float32)
+    tmeta = np.zeros(NTMETA, dtype=np.int64)
+    ti[PARENT, 0] = NO_NODE
+    ti[MOVE, 0] = root_move
+    ti[FIRST, 0] = NO_NODE
+    tmeta[N_NODES] = 1
+    return ti, tf, tmeta
+
+
+@njit(cache=True)
+def alloc_children(ti, tf, tmeta, parent, moves, count):
+    """Give ``parent`` the children ``moves[:count]`` as one block. False if the pool is full."""
+    start = tmeta[N_NODES]
+    if start + count > ti.shape[1]:
+        tmeta[FULL] = 1
+        return False
+    for k in range(count):
+        i = start + k
+        ti[PARENT, i] = parent
+        ti[MOVE, i] = moves[k]
+        ti[FIRST, i] = NO_NODE
+        ti[NCHILD, i] = 0
+        ti[VISITS, i] = 0
+        ti[AVISITS, i] = 0
+        tf[WINS, i] = 0.0
+        tf[AWINS, i] = 0.0
+    ti[FIRST, parent] = start
+    ti[NCHILD, parent] = count
+    tmeta[N_NODES] = start + count
+    return True
+
+
+@njit(cache=True)
+def copy_subtree(src_i, src_f, root, dst_i, dst_f, dst_meta):
+    """Copy the subtree under ``root`` into the empty pool ``dst`` (its node 0 becomes the root),
+    breadth first, so children blocks stay contiguous. Nodes that do not fit are dropped with
+    their subtrees (the parent is left unexpanded). Returns the number of nodes copied."""
+    cap = dst_i.shape[1]
+    queue = np.empty(cap, dtype=np.int64)  # source index of each destination node
+    for r in range(NI):
+        dst_i[r, 0] = src_i[r, root]
+    for r in range(NF):
+        dst_f[r, 0] = src_f[r, root]
+    dst_i[PARENT, 0] = NO_NODE
+    queue[0] = root
+    n = 1
+    head = 0
+    while head < n:
+        s = queue[head]
+        nc = src_i[NCHILD, s]
+        if nc > 0 and n + nc <= cap:
+            first = src_i[FIRST, s]
+            dst_i[FIRST, head] = n
+            dst_i[NCHILD, head] = nc
+            for k in range(nc):
+                for r in range(NI):
+                    dst_i[r, n + k] = src_i[r, first + k]
+                for r in range(NF):
+                    dst_f[r, n + k] = src_f[r, first + k]
+                dst_i[PARENT, n + k] = head
+                queue[n + k] = first + k
+            n += nc
+        else:
+            dst_i[FIRST, head] = NO_NODE
+            dst_i[NCHILD, head] = 0
+        head += 1
+    dst_meta[N_NODES] = n
+    dst_meta[FULL] = 0
+    return n

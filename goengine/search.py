@@ -1,0 +1,307 @@
+"""Search: owns the trees and their RNGs, spends a budget of playouts or seconds, picks a move.
+
+Reading guide: ``Search.run`` re-roots the trees on the position (``_reroot``), runs batches of
+iterations on every thread (``_run_thread``, which calls ``kernels.search.run_iterations``),
+merges the roots (``root_stats``) and decides (``_decide``): the most visited child, or resign,
+or pass.
+
+Root parallelism: with ``threads = T`` there are T independent trees, each with its own RNG
+(seed ``seed + k``), searched concurrently (the kernel releases the GIL) and merged at the root
+by summing each move's visits and wins. The playout budget is split evenly between the trees.
+With one thread, the same seed, position and budget give the same move and statistics.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from goengine import rules
+from goengine.board import PASS, ZOBRIST, Board
+from goengine.config import SearchConfig
+from goengine.kernels import search as ksearch
+from goengine.kernels import tree as kt
+from goengine.kernels.rng import new_state
+
+RESIGN = -2
+INITIAL_NODES = 1 << 15
+
+
+@dataclass
+class MoveStats:
+    """One root move after a search: visits, win rate for the side to move, AMAF figures."""
+
+    move: int
+    visits: int
+    wins: float
+    amaf_visits: int = 0
+    amaf_wins: float = 0.0
+
+    @property
+    def winrate(self) -> float:
+        return self.wins / self.visits if self.visits else 0.0
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the move chosen (a point, PASS or RESIGN), the root's moves sorted by
+    visits, the principal variation, and what was spent."""
+
+    move: int
+    reason: str
+    stats: list[MoveStats] = field(default_factory=list)
+    pv: list[int] = field(default_factory=list)
+    playouts: int = 0
+    seconds: float = 0.0
+    nodes: int = 0
+
+    @property
+    def winrate(self) -> float:
+        """The best move's win rate for the side to move (0.5 when nothing was searched)."""
+        return self.stats[0].winrate if self.stats and self.stats[0].visits else 0.5
+
+
+class Tree:
+    """One tree with its RNG: the kernel arrays, grown on demand up to ``max_nodes``."""
+
+    def __init__(self, max_nodes: int, seed: int, root_move: int = PASS):
+        self.max_nodes = max_nodes
+        self.rng = new_state(seed)
+        self.ti, self.tf, self.tmeta = kt.new_tree(min(INITIAL_NODES, max_nodes), root_move)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.tmeta[kt.N_NODES])
+
+    def reset(self, root_move: int) -> None:
+        self.ti, self.tf, self.tmeta = kt.new_tree(min(INITIAL_NODES, self.max_nodes), root_move)
+
+    def can_grow(self) -> bool:
+        return self.ti.shape[1] < self.max_nodes
+
+    def grow(self) -> None:
+        """Double the pool (at most to ``max_nodes``), keeping every node where it is."""
+        cap = min(self.max_nodes, 2 * self.ti.shape[1])
+        ti = np.zeros((kt.NI, cap), dtype=np.int32)
+        tf = np.zeros((kt.NF, cap), dtype=np.float32)
+        n = self.nodes
+        ti[:, :n] = self.ti[:, :n]
+        tf[:, :n] = self.tf[:, :n]
+        self.ti, self.tf = ti, tf
+        self.tmeta[kt.FULL] = 0
+
+    def child(self, node: int, move: int) -> int:
+        """The child of ``node`` reached by ``move``, or -1."""
+        first, count = int(self.ti[kt.FIRST, node]), int(self.ti[kt.NCHILD, node])
+        for ch in range(first, first + count):
+            if self.ti[kt.MOVE, ch] == move:
+                return ch
+        return -1
+
+    def keep_subtree(self, node: int) -> None:
+        """Make ``node`` the root, dropping everything else (a compact copy)."""
+        if node == 0:
+            return
+        cap = self.ti.shape[1]
+        ti = np.zeros((kt.NI, cap), dtype=np.int32)
+        tf = np.zeros((kt.NF, cap), dtype=np.float32)
+        tmeta = np.zeros(kt.NTMETA, dtype=np.int64)
+        kt.copy_subtree(self.ti, self.tf, np.int64(node), ti, tf, tmeta)
+        self.ti, self.tf, self.tmeta = ti, tf, tmeta
+
+    def children(self, node: int = 0) -> range:
+        first = int(self.ti[kt.FIRST, node])
+        return range(first, first + int(self.ti[kt.NCHILD, node])) if first >= 0 else range(0)
+
+
+class Search:
+    """A UCT search with the selection rule of ``config`` (see ``goengine.rules``)."""
+
+    def __init__(self, config: SearchConfig | None = None):
+        self.config = config or SearchConfig()
+        rule = rules.get(self.config.rule)
+        self.rule_name = rule.name
+        self.rule_id, self.params = rules.resolve(rule.name, **dict(self.config.params))
+        self.needs_amaf = rule.needs_amaf
+        threads = max(1, int(self.config.threads))
+        max_nodes = int(self.config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * threads))
+        if max_nodes < 1024:
+            raise ValueError(f"max memory {self.config.max_memory_mb} MB is too small for {threads} tree(s)")
+        self.trees = [Tree(max_nodes, self.config.seed + k) for k in range(threads)]
+        self._pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+        self._position: tuple | None = None  # (size, komi, moves) the trees' roots stand for
+        self._interrupt = False
+
+    def describe(self) -> str:
+        return rules.describe(self.rule_name, self.params)
+
+    def interrupt(self) -> None:
+        """Ask a running search to stop after its current batch (thread-safe)."""
+        self._interrupt = True
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    # ---- the search
+
+    def run(
+        self,
+        board: Board,
+        komi: float,
+        playouts: int | None = None,
+        seconds: float | None = None,
+        callback=None,
+        callback_interval: float = 1.0,
+    ) -> SearchResult:
+        """Search the position for the side to move and return the decision.
+
+        ``playouts`` / ``seconds`` override the configured budget (either or both; whichever ends
+        first). ``callback(result)`` is called about every ``callback_interval`` seconds with the
+        current root statistics (for analysis output); it may call ``interrupt``.
+        """
+        if playouts is None and seconds is None:
+            playouts, seconds = self.config.playouts, self.config.seconds
+        if playouts is None and seconds is None:
+            playouts = SearchConfig().playouts
+        self._interrupt = False
+        start = time.perf_counter()
+        deadline = start + seconds if seconds is not None else math.inf
+        self._reroot(board, komi)
+        seen = np.unique(np.array(board.history, dtype=np.int64))
+        cap = np.int64(3 * board.size * board.size)
+        threads = len(self.trees)
+        shares = [None] * threads
+        if playouts is not None:
+            shares = [playouts // threads + (1 if k < playouts % threads else 0) for k in range(threads)]
+        before = sum(int(t.ti[kt.VISITS, 0]) for t in self.trees)
+
+        def work(k: int) -> None:
+            self._run_thread(self.trees[k], board, komi, seen, cap, shares[k], deadline, k == 0, callback,
+                             callback_interval, start)
+
+        if self._pool is None:
+            work(0)
+        else:
+            for future in [self._pool.submit(work, k) for k in range(threads)]:
+                future.result()
+        result = self.result(board, komi)
+        result.playouts = sum(int(t.ti[kt.VISITS, 0]) for t in self.trees) - before
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def _run_thread(self, tree, board, komi, seen, cap, share, deadline, reports, callback, interval, start):
+        done = 0
+        next_report = time.perf_counter() + interval
+        batch = max(1, int(self.config.batch))
+        if board.size > 13:
+            batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
+        while not self._interrupt:
+            n = batch if share is None else min(batch, share - done)
+            if n <= 0 or time.perf_counter() >= deadline:
+                break
+            ran = ksearch.run_iterations(
+                tree.ti, tree.tf, tree.tmeta, board.pts, board.meta, ZOBRIST, seen, tree.rng, np.int64(n),
+                np.int64(self.rule_id), self.params, self.needs_amaf, np.int64(self.config.expand_at),
+                np.float64(komi), cap, tree.can_grow(),
+            )
+            done += ran
+            if tree.tmeta[kt.FULL] and tree.can_grow():
+                tree.grow()
+            if reports and callback is not None and time.perf_counter() >= next_report:
+                next_report = time.perf_counter() + interval
+                callback(self.result(board, komi))
+
+    def _reroot(self, board: Board, komi: float) -> None:
+        """Keep, in every tree, the subtree under the moves played since the last search; start
+        afresh when the game is another one (size, komi, or an earlier move differs)."""
+        moves = tuple(board.moves)
+        last = moves[-1][1] if moves else PASS
+        old = self._position
+        self._position = (board.size, komi, moves)
+        fresh = (
+            not self.config.reuse_tree
+            or old is None
+            or old[0] != board.size
+            or old[1] != komi
+            or moves[: len(old[2])] != old[2]
+        )
+        for tree in self.trees:
+            node = 0
+            if not fresh:
+                color = None
+                for c, m in moves[len(old[2]) :]:
+                    # the tree alternates colours; a same-colour sequence (setup stones) breaks it
+                    if color is not None and c == color:
+                        node = -1
+                        break
+                    color = c
+                    node = tree.child(node, m)
+                    if node < 0:
+                        break
+            if fresh or node < 0:
+                tree.reset(last)
+            else:
+                tree.keep_subtree(node)
+
+    # ---- reading the result
+
+    def root_stats(self) -> list[MoveStats]:
+        """The root's moves, summed over the trees, most visited first."""
+        merged: dict[int, MoveStats] = {}
+        for tree in self.trees:
+            for ch in tree.children(0):
+                m = int(tree.ti[kt.MOVE, ch])
+                s = merged.setdefault(m, MoveStats(m, 0, 0.0))
+                s.visits += int(tree.ti[kt.VISITS, ch])
+                s.wins += float(tree.tf[kt.WINS, ch])
+                s.amaf_visits += int(tree.ti[kt.AVISITS, ch])
+                s.amaf_wins += float(tree.tf[kt.AWINS, ch])
+        return sorted(merged.values(), key=lambda s: (-s.visits, -s.winrate, s.move))
+
+    def principal_variation(self, first: int | None = None, length: int = 20) -> list[int]:
+        """The most visited line in the first tree (from ``first`` when given)."""
+        tree = self.trees[0]
+        node = 0
+        pv = []
+        if first is not None:
+            node = tree.child(0, first)
+            if node < 0:
+                return [first]
+            pv.append(first)
+        while len(pv) < length:
+            kids = list(tree.children(node))
+            if not kids:
+                break
+            best = max(kids, key=lambda ch: (int(tree.ti[kt.VISITS, ch]), -ch))
+            if tree.ti[kt.VISITS, best] == 0:
+                break
+            pv.append(int(tree.ti[kt.MOVE, best]))
+            node = best
+        return pv
+
+    def result(self, board: Board, komi: float) -> SearchResult:
+        stats = self.root_stats()
+        move, reason = self._decide(board, komi, stats)
+        pv = self.principal_variation(move if move >= 0 else None)
+        return SearchResult(move, reason, stats, pv, nodes=sum(t.nodes for t in self.trees))
+
+    def _decide(self, board: Board, komi: float, stats: list[MoveStats]) -> tuple[int, str]:
+        me = board.to_move
+        sign = 1 if me == 1 else -1
+        if board.moves and board.moves[-1][1] == PASS and sign * board.score(komi) > 0:
+            return PASS, "the opponent passed and passing wins on the area count"
+        played = [s for s in stats if s.visits > 0]
+        if not played:
+            return PASS, "no move searched"
+        best = played[0]
+        visits = sum(s.visits for s in played)
+        cfg = self.config
+        if cfg.resign_threshold > 0 and visits >= cfg.resign_min_visits and best.winrate < cfg.resign_threshold:
+            return RESIGN, f"best win rate {best.winrate:.3f} is under {cfg.resign_threshold}"
+        return best.move, "most visited"
