@@ -184,7 +184,8 @@ class Board:
         """A move of the playout policy for the side to move (uniform over legal points that are
         not its own eyes, superko respected), or PASS. ``rng`` is a ``kernels.rng`` state."""
         c = self.to_move
-        p = int(kp.random_move(self.pts, self.meta, np.int64(c), rng))
+        # on a copy: the kernel reorders the empty-point list, and this is a query
+        p = int(kp.random_move(self.pts.copy(), self.meta, np.int64(c), rng))
         if p == PASS or self.is_legal(c, p):
             return p
         # The kernel knows only simple ko; on the rare superko clash, draw again in Python.
@@ -236,10 +237,14 @@ class Board:
                     p = coords.point(size, r, col)
                     kb.place(board.pts, board.meta, ZOBRIST, np.int64(p), np.int64(grid[r][col]))
         # A valid diagram makes no capture whatever the order of placing (a partial chain always
-        # has a liberty where its missing stones go), so any change means a chain had none.
+        # has a liberty where its missing stones go), so a changed point means a chain had none;
+        # a chain completed last captures nothing, so its liberties are checked as well.
         for r in range(size):
             for col in range(size):
-                if board.pts[kb.COLOR, coords.point(size, r, col)] != grid[r][col]:
+                p = coords.point(size, r, col)
+                if board.pts[kb.COLOR, p] != grid[r][col] or (
+                    grid[r][col] != EMPTY and board.pts[kb.LIBS, board.pts[kb.CHAIN, p]] == 0
+                ):
                     raise ValueError("diagram has a chain without liberties")
         board.meta[kb.KO] = kb.NO_POINT
         board.meta[kb.MOVES] = 0

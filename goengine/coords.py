@@ -5,7 +5,7 @@
 - ``(row, col)``: the same, zero-based, row 0 at the top (the order ASCII diagrams are read).
 - GTP vertex: a column letter A..T without I, then the row number counted from the bottom
   (``A1`` is the bottom-left corner, ``pass``); letters are case-insensitive.
-- SGF point: two letters, column then row, ``a`` = left / top; ``None`` for a pass.
+- SGF move as sgfmill gives it: ``(row from the bottom, col)``, zero-based; ``None`` for a pass.
 """
 
 from goengine.kernels.board import MAX_SIZE, MIN_SIZE, PASS

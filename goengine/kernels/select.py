@@ -43,6 +43,7 @@ N_RULES = 10
 
 INF = np.inf
 KL_TOLERANCE = 1e-12
+BOUND_MARGIN = 1e-9
 SCHEDULE_HAND = 0.0
 SCHEDULE_MSE = 1.0
 
@@ -333,15 +334,35 @@ def upper_bound(rule, params, w, n, t, aw, an):
 @njit(cache=True)
 def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
     """The index in [lo, hi) of the arm with the highest ``score``, ties broken uniformly at
-    random (reservoir sampling over the tied arms). ``w, n, aw, an`` are arrays over arms."""
+    random (reservoir sampling over the tied arms). ``w, n, aw, an`` are arrays over arms.
+
+    For the KL rules, whose exact score costs a root-finding, a first pass finds the arm with the
+    highest cheap ``upper_bound`` and scores it exactly; the second pass scores exactly only the
+    arms whose bound reaches that score; the others can neither win nor tie. BOUND_MARGIN absorbs
+    rounding (an exact score may exceed its own bound by an ulp, and ties must not be lost)."""
+    threshold = -INF
+    if rule == KL_UCB or rule == KL_UCB_RAVE:
+        top = lo
+        top_bound = -INF
+        for i in range(lo, hi):
+            b = upper_bound(rule, params, np.float64(w[i]), np.float64(n[i]), t, np.float64(aw[i]), np.float64(an[i]))
+            if b > top_bound:
+                top = i
+                top_bound = b
+        threshold = score(
+            rule, params, np.float64(w[top]), np.float64(n[top]), t, np.float64(aw[top]), np.float64(an[top]), rng
+        )
     best = -1
     best_score = -INF
     ties = 0
     for i in range(lo, hi):
-        if best >= 0 and upper_bound(rule, params, np.float64(w[i]), np.float64(n[i]), t, np.float64(aw[i]),
-                                     np.float64(an[i])) < best_score:
-            continue  # cannot win, nor tie: skip the costly exact score
-        s = score(rule, params, np.float64(w[i]), np.float64(n[i]), t, np.float64(aw[i]), np.float64(an[i]), rng)
+        wi = np.float64(w[i])
+        ni = np.float64(n[i])
+        awi = np.float64(aw[i])
+        ani = np.float64(an[i])
+        if threshold > -INF and upper_bound(rule, params, wi, ni, t, awi, ani) < threshold - BOUND_MARGIN:
+            continue
+        s = score(rule, params, wi, ni, t, awi, ani, rng)
         if s > best_score:
             best = i
             best_score = s
