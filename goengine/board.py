@@ -106,6 +106,11 @@ class Board:
         return None if ko == kb.NO_POINT else ko
 
     @property
+    def ko_color(self) -> int | None:
+        """The colour banned from ``ko_point``, if any."""
+        return None if self.ko_point is None else int(self.meta[kb.KO_COLOR])
+
+    @property
     def hash(self) -> int:
         return int(self.meta[kb.HASH])
 

@@ -7,7 +7,7 @@ vertices, colours and scores are the caller's business. Standard library only.
 
 Reading guide: ``GtpClient.send`` is the whole protocol; ``_read_response`` does the framing
 (GTP 2, section 2.11: a response is ``=[id] text`` or ``?[id] message``, possibly over several
-lines, ended by one empty line). ``close`` shows the shutdown order.
+lines, ended by one empty line; we also take a line of blanks as the end). ``close`` shows the shutdown order.
 
 Threads: one background thread reads stdout line by line into a queue, so ``send`` can wait on
 it with a timeout; another drains stderr into a bounded buffer (the last ``stderr_limit``
@@ -25,7 +25,10 @@ Errors (all subclasses of ``GtpClientError``):
 - ``GtpEngineDied``: end of file on stdout or a broken stdin pipe (crash, exit). Every later
   ``send`` raises it too. The message carries the exit code and the tail of stderr.
 - ``GtpProtocolError``: a response that is not GTP (a line that starts with neither ``=`` nor
-  ``?``, or a response to the wrong id).
+  ``?``, or a response to the wrong id). The bad response has been read to its end.
+
+An engine that stops reading its input while a command is half written leaves the stream
+unusable: that ``send`` raises GtpTimeout, and every later one GtpClientError.
 
 Response text: the ``=``/``?`` and the id are removed, with the whitespace that separates them
 from the text; lines are joined with ``"\\n"`` (carriage returns dropped); a first line left
@@ -35,6 +38,7 @@ whitespace is removed. ``"= "`` gives ``""``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import selectors
@@ -114,6 +118,7 @@ class GtpClient:
         self._partial: list[str] = []  # lines of a response not yet complete
         self._dead = False
         self._closed = False
+        self._broken: str | None = None  # why the command stream can no longer be trusted
         self._proc = subprocess.Popen(
             self.argv,
             stdin=subprocess.PIPE,
@@ -147,6 +152,8 @@ class GtpClient:
                 raise GtpClientError("the GTP client is closed")
             if self._dead:
                 raise self._died()
+            if self._broken:
+                raise GtpClientError(self._broken)
             deadline = None if limit is None else time.monotonic() + limit
             cmd_id = None
             if self.use_ids:
@@ -186,6 +193,8 @@ class GtpClient:
                 if view:
                     wait = None if deadline is None else deadline - time.monotonic()
                     if (wait is not None and wait <= 0) or not sel.select(wait):
+                        if len(view) < len(data):  # half a command is in the pipe: no way back
+                            self._broken = f"the engine stopped reading its input in the middle of {command!r}"
                         raise GtpTimeout(f"the engine stopped reading its input; could not send {command!r}")
 
     def _next_line(self, deadline: float | None, command: str) -> str:
@@ -287,15 +296,11 @@ class GtpClient:
             return self._proc.returncode
         deadline = time.monotonic() + timeout
         if self.is_alive():
-            try:
+            with contextlib.suppress(GtpClientError):
                 self.send("quit", timeout=timeout)
-            except GtpClientError:
-                pass
         self._closed = True
-        try:
+        with contextlib.suppress(OSError):
             self._proc.stdin.close()  # end of input: the polite way to stop an engine that ignored quit
-        except OSError:
-            pass
         try:
             self._proc.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
