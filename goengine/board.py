@@ -129,7 +129,9 @@ class Board:
         if self.pts[kb.COLOR, p] not in (BLACK, WHITE):
             raise ValueError(f"no stone at {coords.to_gtp(self.size, p)}")
         root = self.pts[kb.CHAIN, p]
-        return sorted(q for q in self.points() if self.pts[kb.COLOR, q] in (BLACK, WHITE) and self.pts[kb.CHAIN, q] == root)
+        return sorted(
+            q for q in self.points() if self.pts[kb.COLOR, q] in (BLACK, WHITE) and self.pts[kb.CHAIN, q] == root
+        )
 
     def liberties(self, point: int | str) -> list[int]:
         """The distinct liberties of the chain on ``point``, sorted."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 DEFAULT_RULE = "rave"
+DEFAULT_PLAYOUTS = 10000
 
 
 @dataclass(frozen=True)
@@ -15,7 +16,8 @@ class SearchConfig:
     """How the engine searches.
 
     ``playouts`` and ``seconds``: the budget per move; when both are given the search stops at
-    whichever comes first; with neither, ``playouts`` defaults apply. ``threads``: one tree per
+    whichever comes first; with neither, DEFAULT_PLAYOUTS. A game clock (GTP time settings)
+    replaces ``seconds`` with the time it allows for the move. ``threads``: one tree per
     thread (root parallelism), merged at the root. ``expand_at``: a leaf is expanded once it has
     been visited this many times (0: on the first visit). ``max_memory_mb``: the trees of all
     threads together stay under this; at the limit the trees stop growing and the search goes on.
@@ -25,7 +27,7 @@ class SearchConfig:
 
     rule: str = DEFAULT_RULE
     params: tuple[tuple[str, float | str], ...] = ()
-    playouts: int | None = 10000
+    playouts: int | None = None
     seconds: float | None = None
     threads: int = 1
     seed: int = 1

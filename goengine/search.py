@@ -22,7 +22,7 @@ import numpy as np
 
 from goengine import rules
 from goengine.board import PASS, ZOBRIST, Board
-from goengine.config import SearchConfig
+from goengine.config import DEFAULT_PLAYOUTS, SearchConfig
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
 from goengine.kernels.rng import new_state
@@ -168,7 +168,7 @@ class Search:
         if playouts is None and seconds is None:
             playouts, seconds = self.config.playouts, self.config.seconds
         if playouts is None and seconds is None:
-            playouts = SearchConfig().playouts
+            playouts = DEFAULT_PLAYOUTS
         self._interrupt = False
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else math.inf
@@ -182,8 +182,9 @@ class Search:
         before = sum(int(t.ti[kt.VISITS, 0]) for t in self.trees)
 
         def work(k: int) -> None:
-            self._run_thread(self.trees[k], board, komi, seen, cap, shares[k], deadline, k == 0, callback,
-                             callback_interval, start)
+            self._run_thread(
+                self.trees[k], board, komi, seen, cap, shares[k], deadline, k == 0, callback, callback_interval, start
+            )
 
         if self._pool is None:
             work(0)
@@ -206,9 +207,22 @@ class Search:
             if n <= 0 or time.perf_counter() >= deadline:
                 break
             ran = ksearch.run_iterations(
-                tree.ti, tree.tf, tree.tmeta, board.pts, board.meta, ZOBRIST, seen, tree.rng, np.int64(n),
-                np.int64(self.rule_id), self.params, self.needs_amaf, np.int64(self.config.expand_at),
-                np.float64(komi), cap, tree.can_grow(),
+                tree.ti,
+                tree.tf,
+                tree.tmeta,
+                board.pts,
+                board.meta,
+                ZOBRIST,
+                seen,
+                tree.rng,
+                np.int64(n),
+                np.int64(self.rule_id),
+                self.params,
+                self.needs_amaf,
+                np.int64(self.config.expand_at),
+                np.float64(komi),
+                cap,
+                tree.can_grow(),
             )
             done += ran
             if tree.tmeta[kt.FULL] and tree.can_grow():

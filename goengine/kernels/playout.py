@@ -14,14 +14,14 @@ from numba import njit
 
 from .board import (
     COLOR,
-    EMPTY,
-    W,
     EMPTIES,
+    EMPTY,
     EMPTY_POS,
     N_EMPTY,
     PASS,
     PASSES,
     TO_MOVE,
+    W,
     area_score,
     is_eye,
     is_legal,

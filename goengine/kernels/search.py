@@ -32,8 +32,8 @@ from .board import (
     PASSES,
     SIZE,
     TO_MOVE,
-    W,
     WHITE,
+    W,
     area_score,
     hash_after,
     is_eye,
@@ -157,8 +157,16 @@ def run_iterations(
                 nc = count
             first = ti[FIRST, node]
             child = select_best(
-                rule, params, tf[WINS], ti[VISITS], np.float64(ti[VISITS, node]), tf[AWINS], ti[AVISITS],
-                first, first + nc, rng,
+                rule,
+                params,
+                tf[WINS],
+                ti[VISITS],
+                np.float64(ti[VISITS, node]),
+                tf[AWINS],
+                ti[AVISITS],
+                first,
+                first + nc,
+                rng,
             )
             m = ti[MOVE, child]
             c = meta[TO_MOVE]

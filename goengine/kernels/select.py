@@ -44,6 +44,7 @@ N_RULES = 10
 INF = np.inf
 KL_TOLERANCE = 1e-12
 BOUND_MARGIN = 1e-9
+TINY_KL = 1e-14
 SCHEDULE_HAND = 0.0
 SCHEDULE_MSE = 1.0
 
@@ -99,7 +100,8 @@ def beta_mean_ucb(w, n, t, c, prior):
     """The beta-mean UCB (seed 001_409292b0b5da6ccf.txt, the computer-go list, 2008, as in
     libego): UCB1 with the exploration term scaled by the mean of Beta(w+1, l+1),
     ``x + C sqrt(ln t m / n)``, ``m = (w+1) / (n+2)``.
-    With ``prior`` (the one-win-one-loss initial bias, libego's initial bias 2) the arm starts
+    With ``prior`` nonzero (an on/off flag: the one-win-one-loss initial bias, libego's initial
+    bias 2) the arm starts
     from one win and one loss: w -> w+1, n -> n+2, so x = m and an unvisited arm scores
     ``1/2 + C sqrt(ln t / 4)`` (finite). Without it an unvisited arm scores +inf.
     All wins: the term keeps its full size (m near 1); no wins: it shrinks like 1/n, so a losing
@@ -141,31 +143,41 @@ def kl_upper(p, d):
     and increasing with slope (q - p)/q, and nearly linear near q = 1 (where Newton in q would
     crawl). Started above the root, Newton on a convex increasing function descends monotonically
     to it, so every iterate is a valid upper confidence bound. Start: the smaller of
-    ``kl_upper_bound`` and the v where the lower bound -H(p) + (1-p) v of KL reaches d."""
+    ``kl_upper_bound`` and the v where the lower bound -H(p) + (1-p) v of KL reaches d. Below
+    d = TINY_KL (beyond 10^13 visits) the quadratic expansion of KL answers instead, and p = 0
+    has the closed form 1 - exp(-d). The result is always in [p, kl_upper_bound(p, d)]."""
     if d <= 0.0 or p >= 1.0:
         return p
+    if p <= 0.0:
+        return -math.expm1(-d)  # KL(0, q) = -ln(1 - q)
+    hi = kl_upper_bound(p, d)
+    if d < TINY_KL and d < 1e-6 * p * (1.0 - p):
+        # KL(p, q) = (q - p)^2 / (2 p (1 - p)) + O((q - p)^3): exact to double precision here,
+        # where rounding in KL itself (~1e-17) would otherwise be as large as d
+        return min(hi, p + math.sqrt(2.0 * d * p * (1.0 - p)))
     neg_entropy = (p * math.log(p) if p > 0.0 else 0.0) + (1.0 - p) * math.log(1.0 - p)
     v = (d - neg_entropy) / (1.0 - p)
-    hi = kl_upper_bound(p, d)
     if hi < 1.0:
         v = min(v, -math.log1p(-hi))
     q = -math.expm1(-v)
     for _ in range(100):
         f = neg_entropy - (p * math.log(q) if p > 0.0 else 0.0) + (1.0 - p) * v - d
-        if f <= 0.0:
-            return q
+        if f <= 0.0 or q <= p:
+            break
         v -= f * q / (q - p)
         nq = -math.expm1(-v)
         if q - nq <= 0.1 * KL_TOLERANCE:  # the step bounds the error left (quadratic convergence)
-            return nq
+            q = nq
+            break
         q = nq
-    return q
+    return min(hi, max(p, q))
 
 
 @njit(cache=True)
 def kl_ucb(w, n, t, c):
     """KL-UCB (seed 003_ec764aba0e4115cd.txt, eq. 3; Garivier and Cappe 2011):
-    ``max { q in [x, 1] : n KL(x, q) <= ln t + c ln ln t }``; the seed uses c = 0.
+    ``max { q in [x, 1] : n KL(x, q) <= ln t + c ln ln t }``; the seed uses c = 0. The
+    ``c ln ln t`` term is added only for t > e, where ln ln t is positive.
     Unvisited: +inf. n = 1: q solves KL(x, q) = ln t. All wins: 1. No wins: q = 1 - exp(-ln t / n)
     for c = 0, since KL(0, q) = -ln(1 - q)."""
     if n <= 0:

@@ -1,0 +1,352 @@
+"""Engine: one game's state (board, komi, history for undo, handicap, clocks) and the decisions
+on it (genmove, scoring, dead stones). No text: the GTP front-end parses and formats.
+
+Reading guide: ``genmove`` (time budget -> ``Search.run`` -> play the move), then ``final_score``
+and ``final_status``, which judge dead stones by playouts (``ownership``).
+
+Dead stones: after ``OWNERSHIP_PLAYOUTS`` playouts from the position, a stone whose point ended
+more often in the opponent's area than in its owner's is dead. The engine passes only when the
+Tromp-Taylor count of the board as it stands wins (``Search``), which is the stricter test: a
+pass is never based on stones it merely believes dead.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from goengine import coords
+from goengine.board import BLACK, EMPTY, PASS, WHITE, ZOBRIST, Board, IllegalMove, parse_color
+from goengine.config import EngineConfig
+from goengine.kernels import search as ksearch
+from goengine.kernels.rng import new_state
+from goengine.search import RESIGN, Search, SearchResult
+
+OWNERSHIP_PLAYOUTS = 1000
+
+
+class EngineError(ValueError):
+    """A request the engine cannot carry out in the current state (the message says why)."""
+
+
+@dataclass
+class Clock:
+    """One player's clock as the controller last reported it (``time_left``)."""
+
+    seconds: float = 0.0
+    stones: int = 0  # stones left in the current byo-yomi period; 0 while in main time
+    known: bool = False
+
+
+@dataclass
+class TimeSettings:
+    """GTP / KGS time settings. ``kind``: none, absolute, byoyomi (Japanese: ``periods`` periods of
+    ``byo_time``), canadian (``byo_stones`` stones in ``byo_time``)."""
+
+    kind: str = "none"
+    main: float = 0.0
+    byo_time: float = 0.0
+    byo_stones: int = 0
+    periods: int = 0
+
+    @classmethod
+    def from_gtp(cls, main: float, byo_time: float, byo_stones: int) -> TimeSettings:
+        """``time_settings``: byo_stones 0 with byo_time > 0 means no limit (GTP 2, section 6.3;
+        GoGui sends ``0 1 0``); byo_time 0 means absolute time."""
+        if byo_time > 0 and byo_stones == 0:
+            return cls("none")
+        if byo_time == 0 and main == 0:
+            return cls("none")
+        if byo_time == 0:
+            return cls("absolute", main)
+        return cls("canadian", main, byo_time, byo_stones)
+
+
+SAFETY_SECONDS = 0.3  # kept back on every move for latency and the controller's own bookkeeping
+SAFETY_SHARE = 0.1  # and this share of the time allowed
+
+
+def fixed_handicap_points(size: int, n: int) -> list[int]:
+    """The GTP fixed handicap vertices (GTP 2, section 4.1.1) for ``n`` stones on ``size``."""
+    if size < 7:
+        raise EngineError("board too small for fixed handicap")
+    limit = 9 if size % 2 == 1 and size >= 9 else 4
+    if not 2 <= n <= limit:
+        raise EngineError("invalid number of stones")
+    d = 3 if size < 13 else 4
+    lo, hi, mid = d, size + 1 - d, (size + 1) // 2
+    corners = [(lo, lo), (hi, hi), (lo, hi), (hi, lo)]  # D4 Q16 D16 Q4, as (column, row) from A1
+    sides = [(lo, mid), (hi, mid)]  # D10 Q10
+    tops = [(mid, lo), (mid, hi)]  # K4 K16
+    center = [(mid, mid)]
+    layout = {
+        2: corners[:2],
+        3: corners[:3],
+        4: corners,
+        5: corners + center,
+        6: corners + sides,
+        7: corners + sides + center,
+        8: corners + sides + tops,
+        9: corners + sides + tops + center,
+    }[n]
+    return [coords.point(size, size - row, col - 1) for col, row in layout]
+
+
+class Engine:
+    """A game in progress and the engine's view of it."""
+
+    def __init__(self, config: EngineConfig | None = None):
+        self.config = config or EngineConfig()
+        self.search = Search(self.config.search)
+        self.komi = self.config.komi
+        self.board = Board(self.config.size)
+        self._undo: list[Board] = []
+        self.handicap: list[int] = []
+        self.time_settings = TimeSettings()
+        self.clocks = {BLACK: Clock(), WHITE: Clock()}
+        self.last_result: SearchResult | None = None
+        self.seed = self.config.search.seed
+
+    # ---- game set-up
+
+    @property
+    def size(self) -> int:
+        return self.board.size
+
+    def set_size(self, size: int) -> None:
+        coords.check_size(size)
+        self.board = Board(size)
+        self._undo.clear()
+        self.handicap = []
+
+    def clear(self) -> None:
+        self.set_size(self.size)
+
+    def set_komi(self, komi: float) -> None:
+        self.komi = float(komi)
+
+    def set_search(self, search: Search) -> None:
+        """Replace the searcher (new rule, threads, seed...), closing the old one."""
+        self.search.close()
+        self.search = search
+
+    def place_handicap(self, points: list[int]) -> None:
+        """Black stones on an empty board (GTP ``set_free_handicap``); White moves next."""
+        if any(self.board.color_at(p) != EMPTY for p in self.board.points()) or self.board.moves:
+            raise EngineError("board not empty")
+        if len(points) < 2 or len(set(points)) != len(points) or len(points) >= self.size * self.size:
+            raise EngineError("bad vertex list")
+        if any(p == PASS or not coords.on_board(self.size, p) for p in points):
+            raise EngineError("bad vertex list")
+        diagram = [["."] * self.size for _ in range(self.size)]
+        for p in points:
+            r, c = coords.row_col(self.size, p)
+            diagram[r][c] = "X"
+        board = Board.from_ascii("\n".join("".join(row) for row in diagram), to_move=WHITE)
+        self.board = board
+        self._undo.clear()
+        self.handicap = list(points)
+
+    def fixed_handicap(self, n: int) -> list[int]:
+        points = fixed_handicap_points(self.size, n)
+        self.place_handicap(points)
+        return points
+
+    def free_handicap(self, n: int) -> list[int]:
+        """The engine's own choice (GTP ``place_free_handicap``): the fixed layout, which is
+        what Pachi and Fuego also return for n up to the layout's limit; beyond it, the points
+        the search likes best for Black, one by one."""
+        if n < 2 or n >= self.size * self.size:
+            raise EngineError("invalid number of stones")
+        try:
+            return self.fixed_handicap(n)
+        except EngineError:
+            if self.size < 7 or n <= 4:
+                raise
+        points = fixed_handicap_points(self.size, 9 if self.size % 2 and self.size >= 9 else 4)
+        board = Board(self.size)
+        for p in points:
+            board.play(BLACK, p)
+            board.play(WHITE, PASS)
+        while len(points) < n:
+            board.to_move = BLACK
+            result = self.search.run(board, self.komi, playouts=max(200, self.size * self.size * 4))
+            choice = next((s.move for s in result.stats if s.move != PASS and board.is_legal(BLACK, s.move)), None)
+            if choice is None:
+                break
+            points.append(choice)
+            board.play(BLACK, choice)
+            board.play(WHITE, PASS)
+        self.place_handicap(points)
+        return points
+
+    # ---- moves
+
+    def play(self, color: int | str, point: int | str) -> None:
+        """Play a move of either colour (GTP allows any order); IllegalMove if the rules forbid it."""
+        c = parse_color(color)
+        before = self.board.copy()
+        self.board.play(c, point)
+        self._undo.append(before)
+
+    def undo(self) -> None:
+        if not self._undo:
+            raise EngineError("cannot undo")
+        self.board = self._undo.pop()
+
+    def genmove(
+        self,
+        color: int | str,
+        commit: bool = True,
+        cleanup: bool = False,
+        callback=None,
+        callback_interval: float = 1.0,
+    ) -> SearchResult:
+        """Search for ``color`` and, with ``commit``, play the move found (not a resignation).
+
+        ``cleanup`` (``kgs-genmove_cleanup``): never pass while the opponent has stones the
+        playouts call dead, so they get captured before the game ends."""
+        c = parse_color(color)
+        board = self.board.copy()
+        board.to_move = c
+        playouts, seconds = self._budget(c, board)
+        result = self.search.run(
+            board, self.komi, playouts=playouts, seconds=seconds, callback=callback, callback_interval=callback_interval
+        )
+        if cleanup and result.move == PASS and self.dead_stones(3 - c):
+            better = next((s.move for s in result.stats if s.move != PASS and s.visits > 0), None)
+            if better is not None:
+                result.move, result.reason = better, "cleanup: opponent stones still to capture"
+        if result.move not in (PASS, RESIGN) and not board.is_legal(c, result.move):
+            result.move, result.reason = PASS, "search returned an illegal move"  # never expected
+        self.last_result = result
+        if commit and result.move != RESIGN:
+            self.play(c, result.move)
+        return result
+
+    # ---- time
+
+    def set_time(self, settings: TimeSettings) -> None:
+        self.time_settings = settings
+        for clock in self.clocks.values():
+            clock.known = False
+
+    def time_left(self, color: int | str, seconds: float, stones: int) -> None:
+        self.clocks[parse_color(color)] = Clock(float(seconds), int(stones), True)
+
+    def _budget(self, color: int, board: Board) -> tuple[int | None, float | None]:
+        """Playouts and seconds for this move: the configured budget, limited by the clock."""
+        cfg = self.config.search
+        playouts, seconds = cfg.playouts, cfg.seconds
+        allowed = self.seconds_for_move(color, board)
+        if allowed is None:
+            return playouts, seconds
+        seconds = allowed if seconds is None else min(seconds, allowed)
+        return playouts, seconds
+
+    def seconds_for_move(self, color: int, board: Board) -> float | None:
+        """The thinking time the clock allows for this move, or None without a clock.
+
+        In main time, the time left is spread over the moves we still expect to play (half the
+        empty points, at least 10, as Pachi and Fuego estimate), plus one byo-yomi period's share;
+        in byo-yomi, a period's time over its stones. A safety margin is always kept back."""
+        ts = self.time_settings
+        if ts.kind == "none":
+            return None
+        clock = self.clocks[color]
+        main_left = clock.seconds if clock.known else ts.main
+        if clock.known and clock.stones > 0:  # in Canadian byo-yomi
+            per_move = clock.seconds / clock.stones
+        elif ts.kind == "byoyomi" and clock.known and clock.seconds <= ts.byo_time and ts.byo_time > 0:
+            per_move = clock.seconds  # in a Japanese period
+        else:
+            empties = sum(1 for p in board.points() if board.color_at(p) == EMPTY)
+            expected = max(10, empties // 2)
+            per_move = main_left / expected
+            if ts.kind == "canadian" and ts.byo_stones > 0:
+                per_move += ts.byo_time / ts.byo_stones
+            elif ts.kind == "byoyomi":
+                per_move += ts.byo_time
+            per_move = min(per_move, main_left / 2 + ts.byo_time)
+        allowed = per_move * (1 - SAFETY_SHARE) - SAFETY_SECONDS
+        return max(0.05, allowed)
+
+    # ---- scoring
+
+    def ownership(self, playouts: int = OWNERSHIP_PLAYOUTS, seed: int | None = None) -> np.ndarray:
+        """For every padded point, the share of playouts that ended with Black owning it minus the
+        share for White, in [-1, 1] (area ownership)."""
+        counts = np.zeros(self.board.pts.shape[1], dtype=np.int64)
+        rng = new_state(self.seed if seed is None else seed)
+        cap = np.int64(3 * self.size * self.size)
+        ksearch.owner_counts(self.board.pts, self.board.meta, ZOBRIST, rng, np.int64(playouts), cap, counts)
+        return counts / float(playouts)
+
+    def dead_stones(self, color: int | None = None, owner: np.ndarray | None = None) -> list[int]:
+        """Stones (of ``color``, or both) the playouts give to the opponent more often than not."""
+        owner = self.ownership() if owner is None else owner
+        dead = []
+        for p in self.board.points():
+            c = self.board.color_at(p)
+            if c == EMPTY or (color is not None and c != color):
+                continue
+            share_for_owner = owner[p] if c == BLACK else -owner[p]  # P(owner's) - P(opponent's)
+            if share_for_owner < 0:
+                dead.append(p)
+        return dead
+
+    def final_status(self, status: str) -> list[int]:
+        """Stones that are ``alive``, ``dead`` or in ``seki`` (GTP ``final_status_list``).
+
+        Seki: a living chain that shares a liberty with a living opponent chain, the liberty
+        owned by nobody at the end of the playouts (neither side can fill it)."""
+        owner = self.ownership()
+        dead = set(self.dead_stones(owner=owner))
+        stones = [p for p in self.board.points() if self.board.color_at(p) != EMPTY]
+        if status == "dead":
+            return sorted(dead)
+        seki = set()
+        w = self.size + 2
+        for p in stones:
+            if p in dead:
+                continue
+            for lib in self.board.liberties(p):
+                neighbours = [q for q in (lib - w, lib - 1, lib + 1, lib + w) if coords.on_board(self.size, q)]
+                colors = {self.board.color_at(q) for q in neighbours if q not in dead} - {EMPTY}
+                if colors == {BLACK, WHITE} and abs(owner[lib]) < 0.5:
+                    seki.add(p)
+                    break
+        if status == "seki":
+            return sorted(seki)
+        if status == "alive":
+            return sorted(p for p in stones if p not in dead and p not in seki)
+        raise EngineError(f"unknown status {status!r}: alive, dead or seki")
+
+    def final_score(self) -> float:
+        """Black's area score minus komi after removing the stones the playouts call dead."""
+        board = self.board
+        dead = self.dead_stones()
+        if dead:
+            diagram = [list(row.replace(" ", "")) for row in str(board).splitlines()]
+            for p in dead:
+                r, c = coords.row_col(self.size, p)
+                diagram[r][c] = "."
+            board = Board.from_ascii("\n".join("".join(row) for row in diagram))
+        return board.area_score() - self.komi
+
+    # ---- misc
+
+    def cputime(self) -> float:
+        return time.process_time()
+
+
+def format_score(score: float) -> str:
+    """GTP's result format: ``B+3.5``, ``W+0.5``, ``0`` for a draw."""
+    if score == 0:
+        return "0"
+    return f"{'B' if score > 0 else 'W'}+{abs(score):g}"
+
+
+__all__ = ["Engine", "EngineError", "IllegalMove", "RESIGN", "PASS", "TimeSettings", "format_score"]
