@@ -104,6 +104,7 @@ class Engine:
         self.board = Board(self.config.size)
         self._undo: list[Board] = []
         self.handicap: list[int] = []
+        self.setup_stones: list[tuple[int, int]] = []
         self.time_settings = TimeSettings()
         self.clocks = {BLACK: Clock(), WHITE: Clock()}
         self.last_result: SearchResult | None = None
@@ -120,6 +121,7 @@ class Engine:
         self.board = Board(size)
         self._undo.clear()
         self.handicap = []
+        self.setup_stones = []
 
     def clear(self) -> None:
         self.set_size(self.size)
@@ -132,21 +134,27 @@ class Engine:
         self.search.close()
         self.search = search
 
-    def place_handicap(self, points: list[int]) -> None:
-        """Black stones on an empty board (GTP ``set_free_handicap``); White moves next."""
+    def setup(self, stones: list[tuple[int, int]], to_move: int = BLACK) -> None:
+        """Start the game from set-up stones ``(color, point)`` on an empty board (SGF AB/AW):
+        the position is the first of the game's history, and cannot be undone."""
         if any(self.board.color_at(p) != EMPTY for p in self.board.points()) or self.board.moves:
             raise EngineError("board not empty")
-        if len(points) < 2 or len(set(points)) != len(points) or len(points) >= self.size * self.size:
-            raise EngineError("bad vertex list")
-        if any(p == PASS or not coords.on_board(self.size, p) for p in points):
+        points = [p for _, p in stones]
+        if len(set(points)) != len(points) or any(p == PASS or not coords.on_board(self.size, p) for p in points):
             raise EngineError("bad vertex list")
         diagram = [["."] * self.size for _ in range(self.size)]
-        for p in points:
+        for color, p in stones:
             r, c = coords.row_col(self.size, p)
-            diagram[r][c] = "X"
-        board = Board.from_ascii("\n".join("".join(row) for row in diagram), to_move=WHITE)
-        self.board = board
+            diagram[r][c] = "X" if color == BLACK else "O"
+        self.board = Board.from_ascii("\n".join("".join(row) for row in diagram), to_move=to_move)
         self._undo.clear()
+        self.setup_stones = list(stones)
+
+    def place_handicap(self, points: list[int]) -> None:
+        """Black stones on an empty board (GTP ``set_free_handicap``); White moves next."""
+        if len(points) < 2 or len(points) >= self.size * self.size:
+            raise EngineError("bad vertex list")
+        self.setup([(BLACK, p) for p in points], to_move=WHITE)
         self.handicap = list(points)
 
     def fixed_handicap(self, n: int) -> list[int]:

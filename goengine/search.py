@@ -133,7 +133,7 @@ class Search:
             raise ValueError(f"max memory {self.config.max_memory_mb} MB is too small for {threads} tree(s)")
         self.trees = [Tree(max_nodes, self.config.seed + k) for k in range(threads)]
         self._pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
-        self._position: tuple | None = None  # (size, komi, moves) the trees' roots stand for
+        self._position: tuple | None = None  # (size, komi, moves, first hash, to move) of the roots
         self._interrupt = False
 
     def describe(self) -> str:
@@ -237,13 +237,14 @@ class Search:
         moves = tuple(board.moves)
         last = moves[-1][1] if moves else PASS
         old = self._position
-        self._position = (board.size, komi, moves)
+        self._position = (board.size, komi, moves, board.history[0], board.to_move)
         fresh = (
             not self.config.reuse_tree
             or old is None
-            or old[0] != board.size
-            or old[1] != komi
+            or old[:2] != (board.size, komi)
+            or old[3] != board.history[0]  # another starting position (handicap, set-up)
             or moves[: len(old[2])] != old[2]
+            or (moves == old[2] and old[4] != board.to_move)  # the same position, the other side
         )
         for tree in self.trees:
             node = 0

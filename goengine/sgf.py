@@ -1,0 +1,92 @@
+"""SGF in and out, through sgfmill: the position of a file (``loadsgf``) and the game so far
+(``printsgf``).
+
+sgfmill parses and writes the format; this module only maps its moves to our points
+(``coords.from_sgf`` / ``to_sgf``) and replays them on an ``Engine`` with full rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sgfmill import sgf, sgf_moves
+
+from goengine import __version__, coords
+from goengine.board import BLACK, PASS, WHITE
+
+_COLOR = {"b": BLACK, "w": WHITE}
+_LETTER = {BLACK: "b", WHITE: "w"}
+
+
+@dataclass
+class SgfPosition:
+    """What an SGF file sets up: size, komi, set-up stones and the moves to replay."""
+
+    size: int
+    komi: float
+    setup: list[tuple[int, int]] = field(default_factory=list)
+    moves: list[tuple[int, int]] = field(default_factory=list)
+    to_move: int = BLACK
+
+
+def load(path: str, move_number: int | None = None) -> SgfPosition:
+    """The position in the file at ``path``; with ``move_number`` n, the position before move n
+    is played (GTP ``loadsgf``). ValueError for a file that is not a Go SGF we can play."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        game = sgf.Sgf_game.from_bytes(data)
+        size = game.get_size()
+        komi = float(game.get_komi())
+        board, plays = sgf_moves.get_setup_and_moves(game)
+    except ValueError as err:
+        raise ValueError(f"bad SGF: {err}") from None
+    coords.check_size(size)
+    setup = [(_COLOR[colour], coords.from_sgf(size, point)) for colour, point in board.list_occupied_points()]
+    moves = [(_COLOR[colour], coords.from_sgf(size, move)) for colour, move in plays if colour in _COLOR]
+    if move_number is not None:
+        if move_number < 1:
+            raise ValueError("move number must be at least 1")
+        moves = moves[: move_number - 1]
+    first = game.get_root().get("PL") if game.get_root().has_property("PL") else None
+    to_move = _COLOR.get(
+        str(first).lower(), WHITE if setup and not moves and all(c == BLACK for c, _ in setup) else BLACK
+    )
+    return SgfPosition(size, komi, setup, moves, to_move)
+
+
+def replay(engine, position: SgfPosition) -> None:
+    """Set up ``position`` on ``engine`` (size, komi, stones, then every move with full rules)."""
+    engine.set_size(position.size)
+    engine.set_komi(position.komi)
+    if position.setup:
+        engine.setup(position.setup, position.to_move)
+    for color, point in position.moves:
+        engine.play(color, point)
+
+
+def dumps(engine, result: str | None = None, comment: str | None = None, names: tuple[str, str] | None = None) -> str:
+    """The game on ``engine`` as SGF text: size, komi, Chinese rules, set-up stones, moves."""
+    size = engine.size
+    game = sgf.Sgf_game(size)
+    root = game.get_root()
+    root.set("KM", engine.komi)
+    root.set("RU", "Chinese")
+    root.set("AP", ("goengine", __version__))
+    black = [coords.to_sgf(size, p) for c, p in engine.setup_stones if c == BLACK]
+    white = [coords.to_sgf(size, p) for c, p in engine.setup_stones if c == WHITE]
+    if black or white:
+        root.set_setup_stones(black, white)
+        if engine.handicap:
+            root.set("HA", len(engine.handicap))
+    if names:
+        root.set("PB", names[0])
+        root.set("PW", names[1])
+    if result:
+        root.set("RE", result)
+    if comment:
+        root.set("C", comment)
+    for color, point in engine.board.moves:
+        node = game.extend_main_sequence()
+        node.set_move(_LETTER[color], None if point == PASS else coords.to_sgf(size, point))
+    return game.serialise().decode("utf-8")
