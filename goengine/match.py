@@ -14,6 +14,7 @@ area count and compared with both engines' ``final_score`` (a disagreement is re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -155,10 +156,8 @@ def play_game(spec: GameSpec) -> dict:
         void = f"{type(err).__name__}: {err}"
     finally:
         for client in engines.values():
-            try:
+            with contextlib.suppress(Exception):  # closing must never lose the record
                 client.close()
-            except Exception:  # noqa: BLE001 - closing must never lose the record
-                pass
     record.update(
         {
             "finished": datetime.now(UTC).isoformat(timespec="seconds"),
