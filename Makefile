@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 GNUGO  := /usr/games/gnugo
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install gnugo test test-fast bench match lint clean
+.PHONY: install gnugo sabaki test bench match lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,15 @@ $(GNUGO):
 
 gnugo: $(GNUGO)
 
+# Sabaki's own GTP library, for the controller test (tests/sabaki, versions pinned in its lock file)
+tests/sabaki/node_modules: tests/sabaki/package-lock.json
+	npm ci --prefix tests/sabaki --no-audit --no-fund
+	touch $@
+
+sabaki: tests/sabaki/node_modules
+
 # The whole suite, then the board tests again as plain Python (NUMBA_DISABLE_JIT=1).
-test: install gnugo
+test: install gnugo sabaki
 	$(BIN)/python -m pytest
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -m board -q
 

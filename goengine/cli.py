@@ -12,6 +12,7 @@ import argparse
 import sys
 import threading
 import time
+from pathlib import Path
 
 from goengine import __version__, rules
 from goengine.config import DEFAULT_RULE, EngineConfig, SearchConfig
@@ -58,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--resign-threshold", type=float, default=0.1, help="resign below this win rate (default 0.1; 0 never resigns)"
     )
     parser.add_argument(
+        "--resign-min-visits",
+        type=int,
+        default=1000,
+        help="resign only after this many root visits, or half the playout budget if less (default 1000)",
+    )
+    parser.add_argument(
         "--max-memory",
         type=float,
         default=1024.0,
@@ -95,19 +102,23 @@ def config_from_args(args: argparse.Namespace) -> EngineConfig:
         expand_at=args.expand_at,
         max_memory_mb=args.max_memory,
         resign_threshold=args.resign_threshold,
+        resign_min_visits=args.resign_min_visits,
     )
     return EngineConfig(size=args.size, komi=args.komi, search=search)
 
 
 def _warm_up(log) -> None:
     """Load every kernel the engine uses (compiling them the first time)."""
+    import os
+
     from goengine.board import Board
     from goengine.engine import Engine
     from goengine.kernels import cache_dir
 
-    cold = not any(cache_dir().glob("*search*.nbi"))
+    where = os.environ.get("NUMBA_CACHE_DIR") or cache_dir()
+    cold = not any(Path(where).rglob("*search*.nbi"))  # numba nests its index files one folder down
     if cold:
-        log(f"goengine: compiling the kernels once (about a minute); they are cached in {cache_dir()}")
+        log(f"goengine: compiling the kernels once (about a minute); they are cached in {where}")
     start = time.perf_counter()
     engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=64)))
     engine.play("b", "C3")

@@ -22,7 +22,8 @@ class SearchConfig:
     been visited this many times (0: on the first visit). ``max_memory_mb``: the trees of all
     threads together stay under this; at the limit the trees stop growing and the search goes on.
     ``resign_threshold``: resign when the best move's win rate is below it after
-    ``resign_min_visits`` root visits (0 never resigns).
+    ``resign_min_visits`` root visits, or half the playout budget when that is less (0 never
+    resigns).
     """
 
     rule: str = DEFAULT_RULE

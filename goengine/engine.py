@@ -5,9 +5,11 @@ Reading guide: ``genmove`` (time budget -> ``Search.run`` -> play the move), the
 and ``final_status``, which judge dead stones by playouts (``ownership``).
 
 Dead stones: after ``OWNERSHIP_PLAYOUTS`` playouts from the position, a stone whose point ended
-more often in the opponent's area than in its owner's is dead. The engine passes only when the
-Tromp-Taylor count of the board as it stands wins (``Search``), which is the stricter test: a
-pass is never based on stones it merely believes dead.
+more often in the opponent's area than in its owner's is dead. When the opponent has just passed,
+the engine passes back only if the Tromp-Taylor count of the board as it stands already wins
+(``Search._decide``), the stricter test: ending the game never rests on stones it merely believes
+dead. Otherwise a pass is played when it is the search's most visited move (every other move
+looks no better).
 """
 
 from __future__ import annotations

@@ -135,6 +135,7 @@ class Search:
         self._pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
         self._position: tuple | None = None  # (size, komi, moves, first hash, to move) of the roots
         self._interrupt = False
+        self._resign_visits = self.config.resign_min_visits
 
     def describe(self) -> str:
         return rules.describe(self.rule_name, self.params)
@@ -170,6 +171,10 @@ class Search:
         if playouts is None and seconds is None:
             playouts = DEFAULT_PLAYOUTS
         self._interrupt = False
+        # with a small budget, resigning waits for half of it rather than resign_min_visits
+        self._resign_visits = self.config.resign_min_visits
+        if playouts is not None:
+            self._resign_visits = min(self._resign_visits, max(1, playouts // 2))
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else math.inf
         self._reroot(board, komi)
@@ -317,6 +322,6 @@ class Search:
         best = played[0]
         visits = sum(s.visits for s in played)
         cfg = self.config
-        if cfg.resign_threshold > 0 and visits >= cfg.resign_min_visits and best.winrate < cfg.resign_threshold:
+        if cfg.resign_threshold > 0 and visits >= self._resign_visits and best.winrate < cfg.resign_threshold:
             return RESIGN, f"best win rate {best.winrate:.3f} is under {cfg.resign_threshold}"
         return best.move, "most visited"
