@@ -39,10 +39,13 @@ test: install gnugo sabaki
 
 bench: install
 	$(BIN)/python bench/playouts.py
+	$(BIN)/python bench/search.py
 
-# Until the match script lands (issue 5), the main job is the playout benchmark.
+# The main job: a short 9x9 match against GNU Go level 10, then the result table.
+# Run it again to resume; remove results/make-match to start over.
+MATCH_ARGS ?= --games 4
 match: install gnugo
-	$(BIN)/python bench/playouts.py
+	$(BIN)/python scripts/match.py $(MATCH_ARGS) --out results/make-match
 
 lint: install
 	$(BIN)/ruff check goengine tests scripts bench
