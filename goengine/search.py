@@ -254,10 +254,10 @@ class Search:
         for tree in self.trees:
             node = 0
             if not fresh:
-                color = None
+                color = 3 - old[4]  # the first new move must be by the side that was to move
                 for c, m in moves[len(old[2]) :]:
                     # the tree alternates colours; a same-colour sequence (setup stones) breaks it
-                    if color is not None and c == color:
+                    if c == color:
                         node = -1
                         break
                     color = c
