@@ -4,9 +4,9 @@ on it (genmove, scoring, dead stones). No text: the GTP front-end parses and for
 Reading guide: ``genmove`` (time budget -> ``Search.run`` -> play the move), then ``final_score``
 and ``final_status``, which judge dead stones by playouts (``ownership``).
 
-Dead stones: after ``OWNERSHIP_PLAYOUTS`` playouts from the position, a stone whose point ended
-more often in the opponent's area than in its owner's is dead. When the opponent has just passed,
-the engine passes back only if the Tromp-Taylor count of the board as it stands already wins
+Dead stones: after ``OWNERSHIP_PLAYOUTS`` playouts from the position, a chain that ended mostly
+in the opponent's area is dead; seki is recognised from shared liberties (``chain_status``).
+When the opponent has just passed, the engine passes back only if the Tromp-Taylor count of the board as it stands already wins
 (``Search._decide``), the stricter test: ending the game never rests on stones it merely believes
 dead. Otherwise a pass is played when it is the search's most visited move (every other move
 looks no better).
@@ -27,6 +27,7 @@ from goengine.kernels.rng import new_state
 from goengine.search import RESIGN, Search, SearchResult
 
 OWNERSHIP_PLAYOUTS = 1000
+DEAD_SHARE = 0.5  # see Engine.chain_status
 
 
 class EngineError(ValueError):
@@ -110,7 +111,6 @@ class Engine:
         self.time_settings = TimeSettings()
         self.clocks = {BLACK: Clock(), WHITE: Clock()}
         self.last_result: SearchResult | None = None
-        self.seed = self.config.search.seed
 
     # ---- game set-up
 
@@ -170,12 +170,15 @@ class Engine:
         the search likes best for Black, one by one."""
         if n < 2 or n >= self.size * self.size:
             raise EngineError("invalid number of stones")
-        try:
-            return self.fixed_handicap(n)
-        except EngineError:
-            if self.size < 7 or n <= 4:
-                raise
-        points = fixed_handicap_points(self.size, 9 if self.size % 2 and self.size >= 9 else 4)
+        if self.size >= 7:
+            limit = 9 if self.size % 2 and self.size >= 9 else 4
+            if n <= limit:
+                return self.fixed_handicap(n)
+            points = fixed_handicap_points(self.size, limit)
+        else:
+            points = []  # no fixed layout below 7x7: every stone is the search's choice
+        if any(self.board.color_at(p) != EMPTY for p in self.board.points()) or self.board.moves:
+            raise EngineError("board not empty")
         board = Board(self.size)
         for p in points:
             board.play(BLACK, p)
@@ -247,8 +250,8 @@ class Engine:
         self.clocks[parse_color(color)] = Clock(float(seconds), int(stones), True)
 
     def _budget(self, color: int, board: Board) -> tuple[int | None, float | None]:
-        """Playouts and seconds for this move: the configured budget, limited by the clock."""
-        cfg = self.config.search
+        """Playouts and seconds for this move: the searcher's budget, limited by the clock."""
+        cfg = self.search.config
         playouts, seconds = cfg.playouts, cfg.seconds
         allowed = self.seconds_for_move(color, board)
         if allowed is None:
@@ -267,10 +270,11 @@ class Engine:
             return None
         clock = self.clocks[color]
         main_left = clock.seconds if clock.known else ts.main
-        if clock.known and clock.stones > 0:  # in Canadian byo-yomi
+        if ts.kind == "byoyomi" and clock.known and (clock.stones > 0 or clock.seconds <= ts.byo_time):
+            # in a Japanese period: KGS's time_left gives the period's time and the periods left
+            per_move = clock.seconds
+        elif clock.known and clock.stones > 0:  # in Canadian byo-yomi: time over stones
             per_move = clock.seconds / clock.stones
-        elif ts.kind == "byoyomi" and clock.known and clock.seconds <= ts.byo_time and ts.byo_time > 0:
-            per_move = clock.seconds  # in a Japanese period
         else:
             empties = sum(1 for p in board.points() if board.color_at(p) == EMPTY)
             expected = max(10, empties // 2)
@@ -289,50 +293,58 @@ class Engine:
         """For every padded point, the share of playouts that ended with Black owning it minus the
         share for White, in [-1, 1] (area ownership)."""
         counts = np.zeros(self.board.pts.shape[1], dtype=np.int64)
-        rng = new_state(self.seed if seed is None else seed)
+        rng = new_state(self.search.config.seed if seed is None else seed)
         cap = np.int64(3 * self.size * self.size)
         ksearch.owner_counts(self.board.pts, self.board.meta, ZOBRIST, rng, np.int64(playouts), cap, counts)
         return counts / float(playouts)
 
-    def dead_stones(self, color: int | None = None, owner: np.ndarray | None = None) -> list[int]:
-        """Stones (of ``color``, or both) the playouts give to the opponent more often than not."""
+    def chain_status(self, owner: np.ndarray | None = None) -> dict[int, str]:
+        """``alive``, ``dead`` or ``seki`` for every stone, judged chain by chain.
+
+        A chain's share is the mean, over its stones, of P(its owner's area) - P(the opponent's)
+        at the end of the playouts (``ownership``). Seki first: a chain whose share is within
+        DEAD_SHARE of 0 and that shares a liberty with an opponent chain not clearly dead (share
+        above -DEAD_SHARE) -- uniform playouts always fill a shared liberty, so either side dies
+        about half the time and both shares hover near 0. Any other chain with a negative share
+        (its point ends in the opponent's area more often than in its own) is dead."""
         owner = self.ownership() if owner is None else owner
-        dead = []
-        for p in self.board.points():
-            c = self.board.color_at(p)
-            if c == EMPTY or (color is not None and c != color):
+        board = self.board
+        w = self.size + 2
+        chains: list[tuple[int, list[int], float]] = []
+        chain_of: dict[int, int] = {}
+        for p in board.points():
+            color = board.color_at(p)
+            if color == EMPTY or p in chain_of:
                 continue
-            share_for_owner = owner[p] if c == BLACK else -owner[p]  # P(owner's) - P(opponent's)
-            if share_for_owner < 0:
-                dead.append(p)
-        return dead
+            stones = board.chain(p)
+            share = sum(owner[q] for q in stones) / len(stones) * (1 if color == BLACK else -1)
+            for q in stones:
+                chain_of[q] = len(chains)
+            chains.append((color, stones, share))
+        status = ["dead" if share < 0 else "alive" for _, _, share in chains]
+        for i, (color, stones, share) in enumerate(chains):
+            if abs(share) > DEAD_SHARE:
+                continue
+            for lib in board.liberties(stones[0]):
+                rivals = {chain_of[q] for q in (lib - w, lib - 1, lib + 1, lib + w) if q in chain_of}
+                if any(chains[j][0] != color and chains[j][2] >= -DEAD_SHARE for j in rivals):
+                    status[i] = "seki"
+                    break
+        return {q: status[chain_of[q]] for q in chain_of}
+
+    def dead_stones(self, color: int | None = None, owner: np.ndarray | None = None) -> list[int]:
+        """Stones (of ``color``, or both) in chains the playouts judge dead (``chain_status``)."""
+        return sorted(
+            p
+            for p, status in self.chain_status(owner).items()
+            if status == "dead" and (color is None or self.board.color_at(p) == color)
+        )
 
     def final_status(self, status: str) -> list[int]:
-        """Stones that are ``alive``, ``dead`` or in ``seki`` (GTP ``final_status_list``).
-
-        Seki: a living chain that shares a liberty with a living opponent chain, the liberty
-        owned by nobody at the end of the playouts (neither side can fill it)."""
-        owner = self.ownership()
-        dead = set(self.dead_stones(owner=owner))
-        stones = [p for p in self.board.points() if self.board.color_at(p) != EMPTY]
-        if status == "dead":
-            return sorted(dead)
-        seki = set()
-        w = self.size + 2
-        for p in stones:
-            if p in dead:
-                continue
-            for lib in self.board.liberties(p):
-                neighbours = [q for q in (lib - w, lib - 1, lib + 1, lib + w) if coords.on_board(self.size, q)]
-                colors = {self.board.color_at(q) for q in neighbours if q not in dead} - {EMPTY}
-                if colors == {BLACK, WHITE} and abs(owner[lib]) < 0.5:
-                    seki.add(p)
-                    break
-        if status == "seki":
-            return sorted(seki)
-        if status == "alive":
-            return sorted(p for p in stones if p not in dead and p not in seki)
-        raise EngineError(f"unknown status {status!r}: alive, dead or seki")
+        """Stones that are ``alive``, ``dead`` or in ``seki`` (GTP ``final_status_list``)."""
+        if status not in ("alive", "dead", "seki"):
+            raise EngineError(f"unknown status {status!r}: alive, dead or seki")
+        return sorted(p for p, s in self.chain_status().items() if s == status)
 
     def final_score(self) -> float:
         """Black's area score minus komi after removing the stones the playouts call dead."""

@@ -5,16 +5,17 @@ the handlers (``cmd_*`` methods, listed in ``GtpEngine.commands``) turn argument
 ``goengine.engine.Engine`` and results into text; ``serve`` is the I/O loop. Strings stop here:
 nothing below this module sees GTP text.
 
-Built on pygtp's ``gtp`` module (the distribution ``pygtp``): its ``Engine`` class and its
-line preprocessing (``parse_message``: control characters dropped, comments cut, tabs turned to
-spaces, the id split off). The subclass fixes what pygtp gets wrong for a real engine:
+Built on pygtp's ``gtp`` module (the distribution ``pygtp``): ``GtpEngine`` subclasses its
+``Engine`` and fixes what pygtp gets wrong for a real engine:
 
 - an id of 0 is echoed (pygtp tests ``if message_id:`` and drops it);
 - any exception becomes ``? message`` (pygtp catches only ValueError, so anything else would
   end the engine with a traceback on stdout's neighbour);
 - a multi-line response never contains an empty line (it would end the response early);
 - commands are dispatched through one table, so names with dashes (``kgs-genmove_cleanup``,
-  ``lz-analyze``) work and ``list_commands`` is generated from the table, never kept by hand.
+  ``lz-analyze``) work and ``list_commands`` is generated from the table, never kept by hand;
+- lines are split by ``parse_line``: pygtp's ``parse_message`` deletes non-ASCII characters and
+  splits on single spaces only.
 
 Analysis commands (``lz-analyze``, ``lz-genmove_analyze``) stream ``info`` lines while the
 search runs and stop as soon as another line of input arrives, as Leela Zero does; the I/O loop
@@ -24,8 +25,10 @@ search, which then answers with its best move so far.
 
 from __future__ import annotations
 
+import io
 import math
 import queue
+import re
 import sys
 import threading
 import time
@@ -44,6 +47,17 @@ MIN_GTP_SIZE = 5
 MAX_GTP_SIZE = 19
 
 
+# the values goengine-set accepts
+SETTING_RANGES = {
+    "playouts": (1, 10**9),
+    "threads": (1, 64),
+    "seed": (0, 2**63 - 1),
+    "expand_at": (0, 10**6),
+    "seconds": (0.0, 86400.0),
+    "resign_threshold": (0.0, 1.0),
+    "max_memory_mb": (1.0, 2.0**20),
+}
+
 STREAMED = object()  # a handler's result meaning "the response was written as it went"
 
 
@@ -53,6 +67,27 @@ class GtpError(Exception):
 
 def _syntax() -> GtpError:
     return GtpError("syntax error")
+
+
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def parse_line(line: str) -> tuple[int | None, str | None, list[str]]:
+    """``(id, command, arguments)`` of one input line, as GTP 2 section 3.1 says: control
+    characters other than tab and newline removed, ``#`` comments cut, tabs made spaces, tokens
+    split on any run of white space. Other characters, non-ASCII ones included, are kept: an
+    unknown word stays an unknown command rather than turning into a known one.
+
+    pygtp's ``parse_message`` is not used: it deletes every non-ASCII character (``namée`` would
+    run ``name``) and splits on single spaces only (``1  name`` would be a syntax error)."""
+    text = _CONTROL.sub("", line.replace("\t", " ")).split("#", 1)[0]
+    tokens = [token for token in text.split(" ") if token]  # GTP's white space: space and tab only
+    message_id = None
+    if tokens and tokens[0].isdigit() and tokens[0].isascii():
+        message_id = int(tokens.pop(0))
+    if not tokens:
+        return message_id, None, []
+    return message_id, tokens[0], tokens[1:]
 
 
 class _NoGame:
@@ -128,11 +163,10 @@ class GtpEngine(pygtp.Engine):
     def send(self, message: str) -> str:
         """The full response to one input line (ending with the blank line), or "" for a line
         that carries no command (empty, or only a comment)."""
-        message_id, command, arguments = pygtp.parse_message(message)
+        message_id, command, args = parse_line(message)
         self._id = message_id
         if not command:
             return "" if message_id is None else self._format(message_id, False, "syntax error")
-        args = arguments.split() if arguments else []
         handler = self.commands.get(command)
         if handler is None:
             return self._format(message_id, False, "unknown command")
@@ -336,6 +370,8 @@ class GtpEngine(pygtp.Engine):
             raise GtpError(f"cannot load file: {err.strerror or err}") from None
         except ValueError as err:
             raise GtpError(f"cannot load file: {err}") from None
+        if not MIN_GTP_SIZE <= game.size <= MAX_GTP_SIZE:
+            raise GtpError(f"cannot load file: board size {game.size} is not from {MIN_GTP_SIZE} to {MAX_GTP_SIZE}")
         sgf.replay(self.engine, game)
 
     def cmd_printsgf(self, args: list[str]) -> str | None:
@@ -371,6 +407,8 @@ class GtpEngine(pygtp.Engine):
             raise _syntax()
         kind = args[0].lower()
         nums = [self._float(a) for a in args[1:]]
+        if any(n < 0 for n in nums):
+            raise _syntax()
         if kind == "none" and not nums:
             settings = TimeSettings("none")
         elif kind == "absolute" and len(nums) == 1:
@@ -430,12 +468,14 @@ class GtpEngine(pygtp.Engine):
                 parsed = None
             elif key in ("playouts", "threads", "seed", "expand_at"):
                 parsed = self._int(value)
-                if parsed < (0 if key in ("seed", "expand_at") else 1):
-                    raise GtpError(f"{key} out of range")
+                lo, hi = SETTING_RANGES[key]
+                if not lo <= parsed <= hi:
+                    raise GtpError(f"{key} must be from {lo} to {hi}")
             else:
                 parsed = self._float(value)
-                if parsed < 0:
-                    raise GtpError(f"{key} out of range")
+                lo, hi = SETTING_RANGES[key]
+                if not lo <= parsed <= hi:
+                    raise GtpError(f"{key} must be from {lo:g} to {hi:g}")
             new = replace(cfg, **{key: parsed})
         else:
             rule = rules.get(cfg.rule)
@@ -499,40 +539,46 @@ class GtpEngine(pygtp.Engine):
         if self.input_pending():
             self.engine.search.interrupt()
 
-    def cmd_lz_analyze(self, args: list[str]) -> str:
+    def cmd_lz_analyze(self, args: list[str]) -> object:
         """Ponder for the side to move (or ``color``), streaming ``info`` lines every interval until
         the next line of input; the response then ends. The game state is not changed."""
         color, interval, min_visits = self._analysis_args(args, need_color=False)
-        self.write(self._header())  # the header goes out at once; the body streams
         board = self.engine.board.copy()
         board.to_move = color
         search = self.engine.search
-        while not self.input_pending():
-            # one report per slice of search; the tree is kept between slices
-            result = search.run(
-                board,
-                self.engine.komi,
-                playouts=None,
-                seconds=interval,
-                callback=self._interrupt_on_input,
-                callback_interval=0.05,
-            )
-            self._stream(result, min_visits)
-            if result.playouts == 0 and not self.input_pending():
-                time.sleep(interval)  # nothing to search (e.g. a finished game)
+        self.write(self._header())  # the arguments are valid: the header goes out, the body streams
+        try:
+            while not self.input_pending():
+                # one report per slice of search; the tree is kept between slices
+                result = search.run(
+                    board,
+                    self.engine.komi,
+                    playouts=None,
+                    seconds=interval,
+                    callback=self._interrupt_on_input,
+                    callback_interval=0.05,
+                )
+                self._stream(result, min_visits)
+                if result.playouts == 0 and not self.input_pending():
+                    time.sleep(interval)  # nothing to search (e.g. a finished game)
+        except Exception:  # noqa: BLE001 - the header is out: log, and end the response cleanly
+            self.log(traceback.format_exc())
         return STREAMED
 
-    def cmd_lz_genmove_analyze(self, args: list[str]) -> str:
+    def cmd_lz_genmove_analyze(self, args: list[str]) -> object:
         """``genmove`` that streams ``info`` lines while it thinks, then ``play MOVE``."""
         color, interval, min_visits = self._analysis_args(args, need_color=True)
         self.write(self._header())
-        move = self._genmove(
-            [("b" if color == BLACK else "w")],
-            commit=True,
-            callback=lambda r: self._stream(r, min_visits),
-            interval=interval,
-        )
-        self.write(f"play {move}\n")
+        try:
+            move = self._genmove(
+                [("b" if color == BLACK else "w")],
+                commit=True,
+                callback=lambda r: self._stream(r, min_visits),
+                interval=interval,
+            )
+            self.write(f"play {move}\n")
+        except Exception:  # noqa: BLE001 - the header is out: log, and end the response cleanly
+            self.log(traceback.format_exc())
         return STREAMED
 
     def cmd_analyze_commands(self, args: list[str]) -> str:
@@ -605,19 +651,26 @@ def serve(engine: Engine, stdin=None, stdout=None, log: Callable[[str], None] | 
     A thread reads input into a queue, so a running search or analysis can tell that a new
     line has arrived; ``# interrupt`` lines (GoGui) interrupt the search at once.
     """
-    stdin = stdin or sys.stdin
+    if stdin is None:
+        # bytes decoded here, leniently: one bad byte must not end (or hang) the session
+        stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     stdout = stdout or sys.stdout
     lines: queue.Queue[str | None] = queue.Queue()
     lock = threading.Lock()
     gtp_engine: GtpEngine | None = None
 
     def reader() -> None:
-        for line in stdin:
-            if line.strip().lower().startswith("# interrupt") and gtp_engine is not None:
-                gtp_engine.engine.search.interrupt()
-                continue
-            lines.put(line)
-        lines.put(None)
+        try:
+            for line in stdin:
+                if line.strip().lower().startswith("# interrupt") and gtp_engine is not None:
+                    gtp_engine.engine.search.interrupt()
+                    continue
+                lines.put(line)
+        except Exception as err:  # noqa: BLE001 - unreadable input ends the session, never hangs it
+            if log:
+                log(f"goengine: input ended: {err}")
+        finally:
+            lines.put(None)
 
     def write(text: str) -> None:
         with lock:

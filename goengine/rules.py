@@ -11,6 +11,7 @@ module only describes them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -77,6 +78,8 @@ def param_value(rule: Rule, key: str, value: float | str) -> float:
         number = float(value)
     except (TypeError, ValueError):
         raise ValueError(f"parameter {key} of {rule.name} must be a number, got {value!r}") from None
+    if not math.isfinite(number):
+        raise ValueError(f"parameter {key} of {rule.name} must be finite, got {value!r}")
     if key == "schedule" and number not in SCHEDULES.values():
         raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {value!r}")
     return number

@@ -1,0 +1,360 @@
+"""Engine: the clock (``seconds_for_move``), undo, handicap, SGF in and out, dead stones and the
+final score. No GTP text here except where a test goes through ``GtpEngine`` on purpose.
+
+The positions are ASCII diagrams (``X`` black, ``O`` white), set up with ``Engine.setup``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from sgfmill import sgf as sgfmill
+
+from goengine import coords, sgf
+from goengine.board import BLACK, PASS, WHITE, Board, IllegalMove
+from goengine.config import EngineConfig, SearchConfig
+from goengine.engine import SAFETY_SECONDS, SAFETY_SHARE, Engine, EngineError, TimeSettings
+from goengine.gtp import GtpEngine
+
+DATA = Path(__file__).parent / "data"
+FAST = SearchConfig(playouts=100)
+
+
+def margin(per_move: float) -> float:
+    """What ``seconds_for_move`` gives for ``per_move`` seconds after its safety margin."""
+    return per_move * (1 - SAFETY_SHARE) - SAFETY_SECONDS
+
+
+def set_up(diagram: str, to_move: int = BLACK, **config) -> Engine:
+    board = Board.from_ascii(diagram)
+    engine = Engine(EngineConfig(size=board.size, **config))
+    engine.setup([(board.color_at(p), p) for p in board.points() if board.color_at(p)], to_move)
+    return engine
+
+
+def pt(engine: Engine, vertex: str) -> int:
+    return coords.from_gtp(engine.size, vertex)
+
+
+def names(engine: Engine, points) -> set[str]:
+    return {coords.to_gtp(engine.size, p) for p in points}
+
+
+# ---- the clock
+
+
+def test_no_time_settings_means_no_limit_from_the_clock():
+    engine = Engine()
+    assert engine.seconds_for_move(BLACK, engine.board) is None
+
+
+def test_time_settings_0_1_0_means_no_time_limit():
+    """GTP 2, time_settings: byo-yomi time with no stones means no limit (GoGui sends 0 1 0)."""
+    engine = Engine()
+    engine.set_time(TimeSettings.from_gtp(0, 1, 0))
+    assert engine.time_settings.kind == "none"
+    assert engine.seconds_for_move(BLACK, engine.board) is None
+    gtp = GtpEngine(Engine())
+    assert gtp.send("time_settings 0 1 0") == "=\n\n"
+    assert gtp.engine.seconds_for_move(WHITE, gtp.engine.board) is None
+
+
+def test_absolute_time_on_an_empty_9x9_is_spread_over_40_moves():
+    """81 empty points: about 40 moves still to play, so 60 s gives 1.5 s less the margin."""
+    engine = Engine()
+    engine.set_time(TimeSettings.from_gtp(60, 0, 0))
+    allowed = engine.seconds_for_move(BLACK, engine.board)
+    assert allowed == pytest.approx(margin(60 / 40))
+    assert 1.0 < allowed < 60 / 40
+
+
+def test_time_left_replaces_the_main_time_and_is_per_colour():
+    engine = Engine()
+    engine.set_time(TimeSettings.from_gtp(600, 0, 0))
+    engine.time_left(BLACK, 40, 0)
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(40 / 40))
+    assert engine.seconds_for_move(WHITE, engine.board) == pytest.approx(margin(600 / 40))
+
+
+def test_fewer_empty_points_give_more_time_per_move_but_at_least_ten_moves_are_kept():
+    engine = set_up("\n".join(["X X X X X X X X X"] * 4 + [". . . . . . . . ."] * 5))
+    engine.set_time(TimeSettings.from_gtp(60, 0, 0))
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(60 / 22))  # 45 empty
+    full = set_up("\n".join(["X X X X X X X X X"] * 8 + [". . . . . . . . ."]))
+    full.set_time(TimeSettings.from_gtp(60, 0, 0))
+    assert full.seconds_for_move(BLACK, full.board) == pytest.approx(margin(60 / 10))
+
+
+def test_canadian_byo_yomi_with_stones_left_spreads_the_period_over_them():
+    engine = Engine()
+    engine.set_time(TimeSettings.from_gtp(0, 300, 25))
+    engine.time_left(BLACK, 120, 10)  # 10 stones to play in the 120 s left of the period
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(12))
+
+
+def test_canadian_main_time_adds_one_stone_share_of_the_period():
+    engine = Engine()
+    engine.set_time(TimeSettings.from_gtp(60, 30, 5))
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(60 / 40 + 30 / 5))
+
+
+def test_japanese_byoyomi_period_is_the_time_for_one_move():
+    """In a Japanese period every move may use the whole period (GTP time_left sends stones 0)."""
+    engine = Engine()
+    engine.set_time(TimeSettings("byoyomi", 0, 30, 0, 5))
+    engine.time_left(BLACK, 30, 0)
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(30))
+
+
+def test_japanese_byoyomi_main_time_adds_one_period():
+    engine = Engine()
+    engine.set_time(TimeSettings("byoyomi", 600, 30, 0, 5))
+    engine.time_left(BLACK, 400, 0)
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(400 / 40 + 30))
+
+
+def test_bug_kgs_byoyomi_time_left_stones_count_periods_not_stones():
+    """KGS (kgs-time_settings byoyomi) reports Japanese byo-yomi as ``time_left b 30 5``: 30 s in
+    the current period and 5 PERIODS left (Leela Zero's TimeControl::adjust_time, "KGS
+    extension": ``m_periods_left = stones``). The engine reads the 5 as Canadian stones and
+    allows 30/5 s a move (5.1 s after the margin) instead of the whole period (26.7 s)."""
+    gtp = GtpEngine(Engine())
+    gtp.send("kgs-time_settings byoyomi 600 30 5")
+    gtp.send("time_left b 30 5")
+    engine = gtp.engine
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(30))
+
+
+CLOCKS = [
+    TimeSettings.from_gtp(600, 0, 0),
+    TimeSettings.from_gtp(5, 0, 0),
+    TimeSettings.from_gtp(600, 30, 5),
+    TimeSettings.from_gtp(0, 60, 1),
+    TimeSettings("byoyomi", 600, 30, 0, 5),
+    TimeSettings("byoyomi", 0, 10, 0, 3),
+]
+
+
+@pytest.mark.parametrize("settings", CLOCKS, ids=lambda s: f"{s.kind}-{s.main:g}-{s.byo_time:g}-{s.byo_stones}")
+def test_never_more_than_the_time_left(settings):
+    """In main time the move may also draw on the byo-yomi that follows; in Canadian byo-yomi
+    (stones left) only on the period's time left; without byo-yomi only on the main time left."""
+    for size, seconds, stones in itertools.product((5, 9, 19), (0.1, 0.5, 2, 10, 60, 600, 3600), (0, 1, 5)):
+        engine = Engine(EngineConfig(size=size))
+        engine.set_time(settings)
+        engine.time_left(BLACK, seconds, stones)
+        allowed = engine.seconds_for_move(BLACK, engine.board)
+        in_byo_yomi_or_absolute = stones > 0 or settings.kind == "absolute"
+        limit = seconds if in_byo_yomi_or_absolute else seconds + settings.byo_time
+        assert 0 < allowed < limit, (size, seconds, stones, allowed)
+
+
+def test_genmove_stops_at_the_time_the_clock_allows():
+    engine = Engine()  # no playout budget: the clock decides
+    engine.set_time(TimeSettings.from_gtp(20, 0, 0))  # 0.5 s a move on an empty 9x9, 0.15 s after the margin
+    result = engine.genmove(BLACK)
+    assert result.playouts > 0
+    assert result.seconds < margin(20 / 40) + 0.25
+
+
+# ---- undo
+
+
+def snapshot(board: Board):
+    return (str(board), board.to_move, board.ko_point, board.hash, list(board.history), set(board._seen))
+
+
+def test_undo_restores_the_position_and_the_superko_history():
+    engine = Engine(EngineConfig(size=5))
+    engine.play(BLACK, "C3")
+    before = snapshot(engine.board)
+    engine.play(WHITE, "A1")
+    engine.undo()
+    assert snapshot(engine.board) == before
+    # the position after W A1 left the history with the move: playing it again is legal
+    engine.play(WHITE, "A1")
+    engine.undo()
+    engine.undo()
+    assert snapshot(engine.board)[:4] == (str(Board(5)), BLACK, None, Board(5).hash)
+    with pytest.raises(EngineError):
+        engine.undo()
+
+
+KO = """
+    . X O . .
+    X O . O .
+    . X O . .
+    . . . . .
+    . . . . .
+"""
+
+
+def test_undo_brings_back_the_ko_ban():
+    engine = set_up(KO)
+    engine.play(BLACK, "C4")  # takes B4: White may not retake at once
+    assert engine.board.ko_point == pt(engine, "B4")
+    with pytest.raises(IllegalMove):
+        engine.play(WHITE, "B4")
+    engine.play(WHITE, "E1")  # a threat lifts the ban
+    engine.play(BLACK, "E2")
+    engine.undo()
+    engine.undo()
+    assert engine.board.ko_point == pt(engine, "B4")
+    with pytest.raises(IllegalMove):
+        engine.play(WHITE, "B4")
+
+
+def test_undo_after_a_superko_refusal_and_back_makes_the_move_legal_again():
+    """B takes the ko, both pass, W's retake repeats a position (superko); undoing to before
+    B's capture and replaying it is legal, the capture and the passes are forgotten."""
+    engine = set_up(KO)
+    engine.play(BLACK, "C4")
+    engine.play(WHITE, PASS)
+    engine.play(BLACK, PASS)
+    with pytest.raises(IllegalMove, match="superko"):
+        engine.play(WHITE, "B4")
+    for _ in range(3):
+        engine.undo()
+    assert engine.board.color_at(pt(engine, "B4")) == WHITE
+    engine.play(BLACK, "C4")
+    assert engine.board.captures[BLACK] == 1
+
+
+# ---- handicap
+
+
+def test_fixed_handicap_then_white_moves_first():
+    engine = Engine(EngineConfig(size=9, search=FAST))
+    points = engine.fixed_handicap(2)
+    assert names(engine, points) == {"C3", "G7"}
+    assert engine.board.to_move == WHITE
+    assert names(engine, engine.board.stones(BLACK)) == {"C3", "G7"}
+    result = engine.genmove(WHITE)
+    assert engine.board.moves == [(WHITE, result.move)]
+    assert engine.board.to_move == BLACK
+    text = sgf.dumps(engine)
+    game = sgfmill.Sgf_game.from_string(text)
+    root = game.get_root()
+    assert root.get("HA") == 2
+    assert {coords.to_gtp(9, coords.from_sgf(9, p)) for p in root.get("AB")} == {"C3", "G7"}
+    assert game.get_main_sequence()[1].get_move()[0] == "w"
+    engine.undo()
+    assert engine.board.to_move == WHITE and len(engine.board.stones(BLACK)) == 2
+    with pytest.raises(EngineError):
+        engine.undo()  # handicap stones are the start of the game
+
+
+def test_handicap_needs_an_empty_board():
+    engine = Engine(EngineConfig(size=9, search=FAST))
+    engine.play(BLACK, "E5")
+    with pytest.raises(EngineError, match="board not empty"):
+        engine.fixed_handicap(2)
+    with pytest.raises(EngineError, match="board not empty"):
+        engine.place_handicap([pt(engine, "C3"), pt(engine, "G7")])
+
+
+# ---- SGF
+
+
+def moves_of(text: str) -> list[tuple[str, tuple[int, int] | None]]:
+    game = sgfmill.Sgf_game.from_string(text)
+    return [node.get_move() for node in game.get_main_sequence()[1:]]
+
+
+GAME9 = moves_of((DATA / "game9.sgf").read_text())
+
+
+@pytest.mark.parametrize("move_number", [1, 2, 5, 6, 7, 10, 11, 50])
+def test_loadsgf_at_a_move_number_then_printsgf_gives_the_moves_before_it(move_number):
+    gtp = GtpEngine(Engine())
+    assert gtp.send(f"loadsgf {DATA / 'game9.sgf'} {move_number}") == "=\n\n"
+    response = gtp.send("printsgf")
+    assert response.startswith("= (;")
+    text = response[2:-2]
+    game = sgfmill.Sgf_game.from_string(text)
+    assert game.get_size() == 9 and game.get_komi() == 6.5
+    assert moves_of(text) == GAME9[: move_number - 1]
+    assert len(gtp.engine.board.moves) == min(move_number - 1, len(GAME9))
+
+
+def test_printsgf_to_a_file_then_loadsgf_gives_the_same_game(tmp_path):
+    engine = Engine()
+    sgf.replay(engine, sgf.load(str(DATA / "handicap9.sgf")))
+    assert names(engine, engine.board.stones(BLACK)) == {"C3", "G7", "C5"}
+    out = tmp_path / "copy.sgf"
+    gtp = GtpEngine(engine)
+    assert gtp.send(f"printsgf {out}") == "=\n\n"
+    copy = Engine()
+    sgf.replay(copy, sgf.load(str(out)))
+    assert str(copy.board) == str(engine.board)
+    assert copy.board.moves == engine.board.moves == [(WHITE, pt(engine, "E5")), (BLACK, pt(engine, "C5"))]
+    assert copy.setup_stones == engine.setup_stones
+    assert copy.komi == engine.komi == 0.5
+
+
+# ---- dead stones and the final score
+
+DEAD_STONE = """
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . O . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+"""
+
+
+def test_final_status_calls_a_lone_stone_in_the_opponent_area_dead():
+    engine = set_up(DEAD_STONE)
+    assert names(engine, engine.final_status("dead")) == {"B5"}
+    alive = names(engine, engine.final_status("alive"))
+    assert alive == {f"{c}{r}" for c in "EF" for r in range(1, 10)}
+    assert engine.final_status("seki") == []
+
+
+def test_final_score_removes_the_dead_stone_before_counting():
+    engine = set_up(DEAD_STONE)
+    # as it stands: A-D touch both colours (no one's), Black 9, White 9 + 1 + 27
+    assert engine.board.area_score() == 9 - 37
+    # B5 removed: Black 45 (E and A-D), White 36 (F and G-J)
+    assert engine.final_score() == 45 - 36 - 7.5
+    assert engine.board.area_score() == 9 - 37  # the board itself is untouched
+
+
+SEKI = """
+    . X X O . O .
+    O . X O O O O
+    O O O X X X X
+    X X X X X X X
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+"""
+
+
+@pytest.mark.parametrize("diagram", [DEAD_STONE, SEKI], ids=["dead-stone", "seki"])
+def test_final_status_never_splits_a_chain(diagram):
+    """A chain lives or dies as a whole. Fails today on SEKI: White's chain A6 A5 B5 C5 comes out
+    with A5 dead and the rest alive (dead stones are judged point by point)."""
+    engine = set_up(diagram)
+    for status in ("alive", "dead", "seki"):
+        stones = set(engine.final_status(status))
+        for p in stones:
+            chain = set(engine.board.chain(p))
+            assert chain <= stones, f"{status}: only {names(engine, chain & stones)} of {names(engine, chain)}"
+
+
+def test_bug_seki_chains_are_in_seki_not_dead():
+    """B7 C7 C6 and A6 A5 B5 C5 share A7 and B6 and nothing else: seki. Area count: Black 35,
+    White 12, so B+23 - 7.5 = B+15.5. Today they come out dead (uniform playouts fill the
+    shared liberties) and the score is wrong."""
+    engine = set_up(SEKI)
+    seki = {"B7", "C7", "C6", "A6", "A5", "B5", "C5"}
+    assert names(engine, engine.final_status("seki")) == seki
+    assert engine.final_status("dead") == []
+    assert engine.final_score() == 23 - 7.5
