@@ -6,10 +6,10 @@ and ``final_status``, which judge dead stones by playouts (``ownership``).
 
 Dead stones: after ``OWNERSHIP_PLAYOUTS`` playouts from the position, a chain that ended mostly
 in the opponent's area is dead; seki is recognised from shared liberties (``chain_status``).
-When the opponent has just passed, the engine passes back only if the Tromp-Taylor count of the board as it stands already wins
-(``Search._decide``), the stricter test: ending the game never rests on stones it merely believes
-dead. Otherwise a pass is played when it is the search's most visited move (every other move
-looks no better).
+When the opponent has just passed, the engine passes back only if the Tromp-Taylor count of the
+board as it stands already wins (``Search._decide``), the stricter test: ending the game never
+rests on stones it merely believes dead. Otherwise a pass is played when it is the search's most
+visited move (every other move looks no better).
 """
 
 from __future__ import annotations
