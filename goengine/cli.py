@@ -9,6 +9,7 @@ at start-up, so ``name``, ``protocol_version`` and ``list_commands`` answer at o
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 import time
@@ -109,7 +110,6 @@ def config_from_args(args: argparse.Namespace) -> EngineConfig:
 
 def _warm_up(log) -> None:
     """Load every kernel the engine uses (compiling them the first time)."""
-    import os
 
     from goengine.board import Board
     from goengine.engine import Engine
@@ -169,7 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     log(f"goengine {__version__}: {engine.search.describe()}, seed {config.search.seed}")
-    return serve(engine, log=log)
+    code = serve(engine, log=log)
+    # The input thread may still be blocked reading stdin, holding its lock; a normal interpreter
+    # shutdown would then abort. Everything is answered and flushed, so leave at once.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":
