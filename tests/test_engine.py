@@ -152,6 +152,7 @@ def test_never_more_than_the_time_left(settings):
 
 
 def test_genmove_stops_at_the_time_the_clock_allows():
+    # conftest.warm_kernels has loaded the kernels: this times the clock, not the compiler
     engine = Engine()  # no playout budget: the clock decides
     engine.set_time(TimeSettings.from_gtp(20, 0, 0))  # 0.5 s a move on an empty 9x9, 0.15 s after the margin
     result = engine.genmove(BLACK)

@@ -1,0 +1,23 @@
+"""Shared test set-up: the search kernels are loaded once per session, before any test runs.
+
+With a cold numba cache the first search of a process compiles for several seconds; tests that
+time a search (clock budgets, interrupts, analysis intervals) must measure the search, not the
+compiler, whatever order they run in. The goengine command does the same at start-up.
+"""
+
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_kernels():
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return  # plain Python: nothing to compile
+    from goengine.board import BLACK
+    from goengine.config import EngineConfig, SearchConfig
+    from goengine.engine import Engine
+
+    engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=16)))
+    engine.genmove(BLACK)
+    engine.ownership(4)
