@@ -96,7 +96,9 @@ def configurations(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def pending(args: argparse.Namespace, records: list[dict]) -> list[GameSpec]:
-    """The games still to play, each with its attempt number (a game void once is retried)."""
+    """The games still to play, each with its attempt number (a game void once is retried),
+    interleaved by game index so that a run cut short leaves every configuration with as many
+    games as the others."""
     done = finished_keys(records)
     voids = void_counts(records)
     specs = []
@@ -119,7 +121,7 @@ def pending(args: argparse.Namespace, records: list[dict]) -> list[GameSpec]:
                     attempt=voids.get(key, 0),
                 )
             )
-    return specs
+    return sorted(specs, key=lambda spec: spec.index)  # stable: configurations in order within an index
 
 
 class Runner:
