@@ -23,33 +23,16 @@ also the same for every rule.
 import numpy as np
 from numba import njit, prange
 
-from .rng import rand_float, seed_state
+from .rng import rand_float, seed_state, splitmix64
 from .select import select_best
 
 POLICY_STREAM = 1 << 20  # stream id of the policy RNG; machines use 0 .. K-1
-
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
-
-
-@njit(cache=True)
-def _mix(z):
-    """The splitmix64 finaliser: a bijection of uint64 that scatters nearby inputs."""
-    z = z + _GOLDEN
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
-
 
 @njit(cache=True)
 def stream_seed(seed, run, stream):
     """The seed of random stream ``stream`` of run ``run`` of an experiment seeded ``seed``
     (all non-negative integers; ``seed`` as uint64)."""
-    return _mix(_mix(_mix(np.uint64(seed)) ^ np.uint64(run)) ^ np.uint64(stream))
+    return splitmix64(splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(run)) ^ np.uint64(stream))
 
 
 @njit(cache=True)

@@ -22,12 +22,19 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 
 
 @njit(cache=True)
-def seed_state(state, seed):
-    """Fill ``state`` (uint64[1]) from an integer seed with splitmix64, so nearby seeds differ."""
-    z = np.uint64(seed) + _GOLDEN
+def splitmix64(z):
+    """The splitmix64 finaliser of ``z`` + the golden ratio (Steele, Lea, Flood 2014): a bijection
+    of uint64 that scatters nearby inputs, used to turn seeds and stream ids into states."""
+    z = z + _GOLDEN
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def seed_state(state, seed):
+    """Fill ``state`` (uint64[1]) from an integer seed with splitmix64, so nearby seeds differ."""
+    z = splitmix64(np.uint64(seed))
     if z == np.uint64(0):  # xorshift never leaves zero
         z = _GOLDEN
     state[0] = z
