@@ -154,6 +154,8 @@ def play_game(spec: GameSpec) -> dict:
                 reason += ", draw"
     except GtpClientError as err:
         void = f"{type(err).__name__}: {err}"
+    except OSError as err:  # the command cannot be started (no such file, not executable)
+        void = f"cannot start an engine: {err}"
     finally:
         for client in engines.values():
             with contextlib.suppress(Exception):  # closing must never lose the record
@@ -231,7 +233,10 @@ def wilson(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, fl
     denom = 1 + z * z / n
     center = (p + z * z / (2 * n)) / denom
     half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, center - half), min(1.0, center + half)
+    # the ends are exactly 0 and 1 with no wins or no losses (rounding would leave 1e-17)
+    lo = 0.0 if wins <= 0 else max(0.0, center - half)
+    hi = 1.0 if wins >= n else min(1.0, center + half)
+    return lo, hi
 
 
 def elo(p: float) -> float:
@@ -322,10 +327,15 @@ def load_records(path: Path) -> list[dict]:
 
 
 def append_record(path: Path, record: dict) -> None:
-    """Append one record and fsync, so a crash or kill right after loses nothing."""
+    """Append one record and fsync, so a crash or kill right after loses nothing. A torn last
+    line (a crash mid-write) is ended first, so it cannot swallow this record."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    line = json.dumps(record, sort_keys=True) + "\n"
-    with path.open("a", encoding="utf-8") as handle:
+    line = (json.dumps(record, sort_keys=True) + "\n").encode("utf-8")
+    with path.open("a+b") as handle:
+        if handle.tell() > 0:
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                line = b"\n" + line
         handle.write(line)
         handle.flush()
         os.fsync(handle.fileno())

@@ -117,7 +117,7 @@ def pending(args: argparse.Namespace, records: list[dict]) -> list[GameSpec]:
                     size=args.size,
                     komi=args.komi,
                     timeout=args.timeout,
-                    sgf_dir=str(Path(args.out) / "sgf"),
+                    sgf_dir=str((Path(args.out) / "sgf").resolve()),  # absolute: cluster workers run elsewhere
                     attempt=voids.get(key, 0),
                 )
             )
@@ -125,17 +125,26 @@ def pending(args: argparse.Namespace, records: list[dict]) -> list[GameSpec]:
 
 
 class Runner:
-    """Runs specs locally (a process pool) or on a Dask cluster and yields records as they end."""
+    """Runs specs locally (a process pool) or on a Dask cluster and yields records as they end.
+
+    ``stop()`` starts no further game; the games already running are still played to the end and
+    yielded, so none is lost."""
 
     def __init__(self, jobs: int, cluster: str | None):
         self.jobs = jobs
         self.cluster = cluster
+        self.stopping = False
+
+    def stop(self) -> None:
+        self.stopping = True
 
     def run(self, specs):
         if self.cluster:
             yield from self._dask(specs)
         elif self.jobs <= 1:
             for spec in specs:
+                if self.stopping:
+                    return
                 yield spec, play_game(spec)
         else:
             yield from self._local(specs)
@@ -144,8 +153,8 @@ class Runner:
         queue = list(specs)
         with ProcessPoolExecutor(max_workers=self.jobs) as pool:
             running = {}
-            while queue or running:
-                while queue and len(running) < self.jobs:
+            while (queue and not self.stopping) or running:
+                while queue and len(running) < self.jobs and not self.stopping:
                     spec = queue.pop(0)
                     running[pool.submit(play_game, spec)] = spec
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -162,7 +171,11 @@ class Runner:
                 for spec in specs
             }
             for future in as_completed(futures):
+                if future.cancelled():
+                    continue
                 yield futures[future], future.result()
+                if self.stopping:
+                    client.cancel([f for f in futures if not f.done()])
 
 
 def format_table(records: list[dict]) -> str:
@@ -273,9 +286,9 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"void game {spec.key} (attempt {spec.attempt}): {record['void']}", file=sys.stderr)
                     if spec.attempt == 0:
                         retry.append(spec)
-                    if in_a_row >= args.max_voids:
+                    if in_a_row >= args.max_voids and stop is None:
                         stop = f"{in_a_row} void games in a row; last: {record['void']}"
-                        break
+                        runner.stop()  # no new game; those running still finish and are kept
                 else:
                     in_a_row = 0
                 line = " ".join(

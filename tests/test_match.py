@@ -1,0 +1,770 @@
+"""The match runner: ``goengine.match`` (referee, records, statistics) and ``scripts/match.py``.
+
+Most tests run ``scripts/match.py`` as a subprocess between fake GTP engines: a small Python
+script written into ``tmp_path`` (``FAKE_ENGINE``) that plays a few fixed, far-apart moves and
+then passes, and can be told to crash, hang, answer garbage, play an illegal move, flood its
+stderr or be slow, for every game or only for some seeds (the seed on the engine's command line
+is ``--seed + game index``, so a seed picks a game). One test plays real games against GNU Go
+(level 0, 100 playouts) and one runs the games on a local Dask cluster.
+
+Every match runs in its own process group; when it has ended, the group must be empty (no engine
+left behind), and whatever is left is killed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from goengine.gtpclient import GtpClient
+from goengine.match import append_record, elo, load_records, summarize, wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "match.py"
+GNUGO = "/usr/games/gnugo"
+GNUGO_LEVEL0 = f"{GNUGO} --mode gtp --chinese-rules --positional-superko --capture-all-dead --level 0"
+GTP_COLUMNS = "ABCDEFGHJKLMNOPQRST"
+RECORD_FIELDS = {
+    "config",
+    "index",
+    "attempt",
+    "engine_black",
+    "black_command",
+    "white_command",
+    "size",
+    "komi",
+    "started",
+    "finished",
+    "moves",
+    "n_moves",
+    "black",
+    "white",
+    "void",
+    "reason",
+    "winner",
+    "engine_won",
+    "result",
+}
+
+FAKE_ENGINE = r'''
+"""A fake GTP engine for tests/test_match.py."""
+
+import argparse
+import os
+import sys
+import time
+
+p = argparse.ArgumentParser()
+p.add_argument("--mode", default="normal")  # normal crash hang garbage illegal
+p.add_argument("--only-seeds", default="")  # the mode applies to these seeds only
+p.add_argument("--marker", default="")  # the mode applies once: while this file does not exist
+p.add_argument("--delay", type=float, default=0.0)  # seconds before each genmove answer
+p.add_argument("--seed-delay", action="append", default=[])  # SEED=SECONDS, overrides --delay
+p.add_argument("--moves", type=int, default=3)  # moves before passing
+p.add_argument("--stderr-mb", type=float, default=0.0)  # megabytes written to stderr per genmove
+p.add_argument("--name", default="fake")
+p.add_argument("--seed", type=int, default=0)
+args, _ = p.parse_known_args()
+
+mode = args.mode
+if args.only_seeds and args.seed not in {int(s) for s in args.only_seeds.split(",")}:
+    mode = "normal"
+if mode != "normal" and args.marker:
+    if os.path.exists(args.marker):
+        mode = "normal"
+    else:
+        open(args.marker, "w").close()
+delay = args.delay
+for item in args.seed_delay:
+    seed, _, seconds = item.partition("=")
+    if int(seed) == args.seed:
+        delay = float(seconds)
+
+SPREAD = ["C3", "G7", "C7", "G3", "E5", "E3", "E7", "C5", "G5"]  # no two adjacent: no captures
+occupied = []
+played = 0
+
+
+def answer(text=""):
+    sys.stdout.write(f"= {text}\n\n")
+    sys.stdout.flush()
+
+
+def fail(text):
+    sys.stdout.write(f"? {text}\n\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    cmd = words[0].lower()
+    if cmd == "quit":
+        answer()
+        break
+    if cmd == "name":
+        answer(args.name)
+    elif cmd == "version":
+        answer(f"1.0-{mode}")
+    elif cmd == "protocol_version":
+        answer("2")
+    elif cmd in ("boardsize", "komi"):
+        answer()
+    elif cmd == "clear_board":
+        occupied.clear()
+        answer()
+    elif cmd == "play":
+        if words[2].lower() != "pass":
+            occupied.append(words[2].upper())
+        answer()
+    elif cmd == "genmove":
+        time.sleep(delay)
+        if args.stderr_mb:
+            chunk = b"x" * 65535 + b"\n"
+            for _ in range(int(args.stderr_mb * 16)):
+                sys.stderr.buffer.write(chunk)
+            sys.stderr.buffer.flush()
+        if mode == "crash":
+            sys.stderr.write("fake: crashing on purpose\n")
+            sys.exit(3)
+        if mode == "hang":
+            time.sleep(60)
+        if mode == "garbage":
+            sys.stdout.write("Segmentation fault (core dumped)\nsome noise\n\n")
+            sys.stdout.flush()
+            continue
+        if mode == "illegal" and occupied:
+            answer(occupied[0])
+            continue
+        free = [v for v in SPREAD if v not in occupied]
+        if played >= args.moves or not free:
+            answer("pass")
+        else:
+            played += 1
+            occupied.append(free[0])
+            answer(free[0])
+    elif cmd == "final_score":
+        fail("cannot score")
+    else:
+        fail("unknown command")
+'''
+
+
+# ---- helpers
+
+
+@pytest.fixture
+def fake(tmp_path):
+    """``fake(*options)``: the command line of the fake engine with these options."""
+    path = tmp_path / "fake_gtp.py"
+    path.write_text(FAKE_ENGINE, encoding="utf-8")
+
+    def command(*options: str) -> str:
+        return shlex.join([sys.executable, str(path), *options])
+
+    return command
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _end_group(pgid: int, grace: float = 5.0) -> bool:
+    """Wait up to ``grace`` seconds for the process group to be empty; kill what is left.
+    True when something had to be killed."""
+    deadline = time.monotonic() + grace
+    while _group_alive(pgid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if not _group_alive(pgid):
+        return False
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def start_match(out, *args: str, cwd=None) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, str(SCRIPT), "--out", str(out), "--no-progress", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        cwd=cwd,
+        start_new_session=True,  # its own process group: the engines of a killed run can be found
+    )
+
+
+def run_match(out, *args: str, timeout: float = 120.0, cwd=None) -> subprocess.CompletedProcess:
+    """Run scripts/match.py to the end; fail if it takes longer than ``timeout`` or leaves a
+    process behind."""
+    proc = start_match(out, *args, cwd=cwd)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _end_group(proc.pid, grace=0)
+        stdout, stderr = proc.communicate()
+        pytest.fail(f"scripts/match.py {' '.join(args)} took more than {timeout} s\n{stdout}\n{stderr}")
+    leftovers = _end_group(proc.pid)
+    assert not leftovers, f"processes left behind by scripts/match.py {' '.join(args)}"
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+
+
+def records_of(out: Path) -> list[dict]:
+    return load_records(out / "games.jsonl")
+
+
+def table_rows(stdout: str) -> list[str]:
+    """The rows of the printed table, header and footnote left off."""
+    lines = stdout.strip().splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("configuration"))
+    foot = next(i for i, line in enumerate(lines) if line.startswith("win % counts"))
+    return lines[head + 1 : foot]
+
+
+def check_record(record: dict) -> None:
+    """The invariants of a record: fields, winner and engine_won agree with the colour."""
+    assert set(record) >= RECORD_FIELDS, RECORD_FIELDS - set(record)
+    engine_color = "B" if record["engine_black"] else "W"
+    assert record["engine_black"] == (record["index"] % 2 == 0)  # colours alternate
+    if record["void"]:
+        assert record["result"] == "Void" and record["engine_won"] is None and "sgf" not in record
+        return
+    assert "sgf" in record and record["winner"] in ("B", "W", None)
+    assert record["engine_won"] == (None if record["winner"] is None else record["winner"] == engine_color)
+    assert record["n_moves"] == len(record["moves"])
+    assert record["black"]["moves"] + record["white"]["moves"] >= record["n_moves"]
+    if record["winner"]:
+        assert record["result"].startswith(record["winner"] + "+")
+
+
+def sgf_moves(game) -> list[str]:
+    """The main line of an sgfmill game as ``"B C3"`` / ``"W pass"`` strings."""
+    moves = []
+    for node in game.get_main_sequence()[1:]:
+        colour, point = node.get_move()
+        if colour is None:
+            continue
+        vertex = "pass" if point is None else f"{GTP_COLUMNS[point[1]]}{point[0] + 1}"
+        moves.append(f"{colour.upper()} {vertex}")
+    return moves
+
+
+def load_sgf(path):
+    from sgfmill import sgf
+
+    return sgf.Sgf_game.from_bytes(Path(path).read_bytes())
+
+
+def check_sgf(record: dict, seed: int) -> None:
+    """The SGF of a finished record says what the record says."""
+    path = Path(record["sgf"])
+    assert path.is_file()
+    game = load_sgf(path)
+    root = game.get_root()
+    assert game.get_size() == record["size"]
+    assert game.get_komi() == record["komi"]
+    assert root.get("RU") == "Chinese"
+    assert root.get("RE") == record["result"]
+    assert root.get("GN") == f"{record['config']}#{record['index']}"
+    for side, prop in (("black", "PB"), ("white", "PW")):
+        assert root.get(prop) == f"{record[side]['name']} {record[side]['version']}"
+    comment = root.get("C")
+    assert f"black: {record['black_command']}" in comment
+    assert f"white: {record['white_command']}" in comment
+    assert f"--seed {seed}" in comment
+    assert f"termination: {record['reason']}" in comment
+    assert sgf_moves(game) == record["moves"]
+
+
+def gtp_identity(command: str) -> str:
+    with GtpClient(shlex.split(command), timeout=60) as client:
+        return f"{client.send('name')} {client.send('version')}"
+
+
+# ---- a real match against GNU Go
+
+
+@pytest.mark.gnugo
+@pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go not installed at {GNUGO}")
+def test_short_match_against_gnugo(tmp_path):
+    out = tmp_path / "out"
+    result = run_match(out, "--games", "2", "--playouts", "100", "--opponent", GNUGO_LEVEL0, "--jobs", "2", timeout=170)
+    assert result.returncode == 0, result.stderr
+    assert "0 of 2 games already in" in result.stderr
+
+    lines = (out / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    records = sorted(records_of(out), key=lambda r: r["index"])
+    assert [r["index"] for r in records] == [0, 1]
+    assert [r["engine_black"] for r in records] == [True, False]
+    gnugo = gtp_identity(GNUGO_LEVEL0)
+    assert gnugo.startswith("GNU Go 3.")
+    ours = gtp_identity(f"{sys.executable} -m goengine --quiet")
+    for r in records:
+        check_record(r)
+        assert r["void"] is None and r["attempt"] == 0 and r["config"] == "default"
+        assert (r["size"], r["komi"]) == (9, 7.5)
+        engine_side, gnugo_side = ("black", "white") if r["engine_black"] else ("white", "black")
+        assert r[f"{gnugo_side}_command"] == GNUGO_LEVEL0
+        assert "--playouts 100" in r[f"{engine_side}_command"]
+        assert r[f"{engine_side}_command"].endswith(f"--seed {1 + r['index']}")
+        assert f"{r[gnugo_side]['name']} {r[gnugo_side]['version']}" == gnugo
+        assert f"{r[engine_side]['name']} {r[engine_side]['version']}" == ours
+        assert r["reason"] == "resignation" or r["reason"].startswith(("two passes", "move cap"))
+        check_sgf(r, seed=1 + r["index"])
+        assert Path(r["sgf"]) == out / "sgf" / f"default-{r['index']:04d}.sgf"
+
+    rows = table_rows(result.stdout)
+    assert len(rows) == 1 and rows[0].split()[:2] == ["default", "2"]
+    assert (out / "winrate.png").is_file()
+
+
+# ---- configurations and the table
+
+
+def test_one_table_row_per_configuration(tmp_path, fake):
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "2", "--jobs", "1", "--no-plot"),
+        *("--engine", fake(), "--opponent", fake("--name", "opp")),
+        *("--config", "alpha=--name alpha", "--config", "beta=--name beta"),
+    )
+    assert result.returncode == 0, result.stderr
+    records = records_of(out)
+    # interleaved by game index: a run cut short leaves both configurations with as many games
+    assert [(r["config"], r["index"]) for r in records] == [("alpha", 0), ("beta", 0), ("alpha", 1), ("beta", 1)]
+    for r in records:
+        check_record(r)
+        check_sgf(r, seed=1 + r["index"])
+        engine_side = "black" if r["engine_black"] else "white"
+        assert r[engine_side]["name"] == r["config"]
+        assert load_sgf(r["sgf"]).get_root().get("PB" if r["engine_black"] else "PW") == f"{r['config']} 1.0-normal"
+        assert Path(r["sgf"]).name == f"{r['config']}-{r['index']:04d}.sgf"
+    rows = table_rows(result.stdout)
+    assert [row.split()[:2] for row in rows] == [["alpha", "2"], ["beta", "2"]]
+
+
+# ---- resume
+
+
+def test_resume_after_kill(tmp_path, fake):
+    out = tmp_path / "out"
+    jsonl = out / "games.jsonl"
+    args = (
+        *("--games", "6", "--jobs", "2", "--no-plot"),
+        *("--engine", fake("--delay", "0.3"), "--opponent", fake("--name", "opp", "--delay", "0.3")),
+    )
+    proc = start_match(out, *args)
+    try:
+        deadline = time.monotonic() + 120
+        while len(load_records(jsonl)) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the first run ended before it could be killed"
+        proc.send_signal(signal.SIGKILL)  # the runner dies at once, with games being played
+        proc.wait()
+    finally:
+        _end_group(proc.pid, grace=0)  # its pool workers and engines, orphaned
+        proc.communicate()
+    before = load_records(jsonl)
+    assert 2 <= len(before) < 6
+    assert all(not r["void"] for r in before)
+
+    result = run_match(out, *args)
+    assert result.returncode == 0, result.stderr
+    assert f"{len(before)} of 6 games already in {jsonl}; playing {6 - len(before)}" in result.stderr
+    records = records_of(out)
+    assert len(records) == 6  # no game lost, none played twice
+    assert all(not r["void"] for r in records)
+    assert sorted(r["index"] for r in records) == list(range(6))
+    for r in records:
+        check_record(r)
+    assert table_rows(result.stdout)[0].split()[:2] == ["default", "6"]
+
+    again = run_match(out, *args)  # nothing left to play
+    assert "6 of 6 games already in" in again.stderr and "playing 0" in again.stderr
+    assert len(records_of(out)) == 6
+
+
+def test_load_records_skips_a_torn_last_line(tmp_path):
+    path = tmp_path / "games.jsonl"
+    for i in range(3):
+        append_record(path, {"config": "c", "index": i, "void": None})
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[: len(text) - 12], encoding="utf-8")  # a crash in the middle of the last write
+    assert [r["index"] for r in load_records(path)] == [0, 1]
+    assert load_records(tmp_path / "missing.jsonl") == []
+
+
+def test_torn_last_line_game_is_replayed_and_kept(tmp_path, fake):
+    """A crash in the middle of writing a record leaves a last line without its newline. The
+    next run must replay that game and keep its record (readable by the run after)."""
+    out = tmp_path / "out"
+    jsonl = out / "games.jsonl"
+    args = ("--games", "3", "--jobs", "1", "--no-plot", "--engine", fake(), "--opponent", fake("--name", "opp"))
+    assert run_match(out, *args).returncode == 0
+    text = jsonl.read_text(encoding="utf-8")
+    torn = text.rstrip("\n").rsplit("\n", 1)[-1]
+    jsonl.write_text(text[: len(text) - len(torn) // 2 - 1], encoding="utf-8")
+    survivors = load_records(jsonl)
+    assert len(survivors) == 2
+    (lost,) = {0, 1, 2} - {r["index"] for r in survivors}
+
+    result = run_match(out, *args)
+    assert result.returncode == 0, result.stderr
+    assert "2 of 3 games already in" in result.stderr
+    assert f"default#{lost}:" in result.stderr  # the torn game was replayed
+    assert table_rows(result.stdout)[0].split()[:2] == ["default", "3"]
+    # The replayed game's record must survive in the file, not only in this run's memory.
+    records = load_records(jsonl)
+    unreadable = []
+    for line in jsonl.read_text(encoding="utf-8").splitlines():
+        try:
+            json.loads(line)
+        except json.JSONDecodeError:
+            unreadable.append(f"{line[:60]} ... {line[len(line) // 2 - 60 : len(line) // 2 + 60]} ...")
+    assert sorted(r["index"] for r in records) == [0, 1, 2], (
+        f"the replayed game's record was appended to the torn line, and is lost with it: {unreadable}"
+    )
+
+
+# ---- faults
+
+
+def test_engine_crash_mid_game_is_void_then_replayed_once(tmp_path, fake):
+    out = tmp_path / "out"
+    args = (
+        *("--games", "1", "--jobs", "1", "--no-plot"),
+        *("--engine", fake(), "--opponent", fake("--name", "opp", "--mode", "crash")),
+    )
+    result = run_match(out, *args)
+    assert result.returncode == 0, result.stderr
+    records = records_of(out)
+    assert [(r["index"], r["attempt"]) for r in records] == [(0, 0), (0, 1)]  # replayed once, no more
+    for r in records:
+        check_record(r)
+        assert r["void"] and "GtpEngineDied" in r["void"] and "exited with code 3" in r["void"]
+        assert "crashing on purpose" in r["void"]  # the engine's stderr tail is in the reason
+        assert r["moves"] == ["B C3"]  # it crashed mid-game, after the engine's first move
+    assert "void game default#0 (attempt 0)" in result.stderr
+    assert "void game default#0 (attempt 1)" in result.stderr
+    assert not (out / "sgf").exists() or not list((out / "sgf").iterdir())
+    row = table_rows(result.stdout)[0].split()
+    assert row[:2] == ["default", "0"] and row[-2] == "2"  # 0 games, 2 voids
+
+    again = run_match(out, *args)  # a game void twice is not played a third time
+    assert again.returncode == 0 and "playing 0" in again.stderr
+    assert len(records_of(out)) == 2
+
+
+def test_engine_crash_once_is_replayed(tmp_path, fake):
+    out = tmp_path / "out"
+    marker = tmp_path / "crashed-once"
+    opponent = fake("--name", "opp", "--mode", "crash", "--marker", str(marker))
+    result = run_match(out, "--games", "1", "--jobs", "1", "--no-plot", "--engine", fake(), "--opponent", opponent)
+    assert result.returncode == 0, result.stderr
+    first, second = records_of(out)
+    assert first["void"] and first["attempt"] == 0
+    assert not second["void"] and second["attempt"] == 1 and second["index"] == 0
+    check_record(second)
+    check_sgf(second, seed=1)
+    assert "attempt 1" in load_sgf(second["sgf"]).get_root().get("C")
+    assert table_rows(result.stdout)[0].split()[:2] == ["default", "1"]
+
+
+def test_hanging_engine_times_out(tmp_path, fake):
+    out = tmp_path / "out"
+    started = time.monotonic()
+    result = run_match(
+        out,
+        *("--games", "1", "--jobs", "1", "--no-plot", "--timeout", "2"),
+        *("--engine", fake(), "--opponent", fake("--name", "opp", "--mode", "hang")),
+    )
+    elapsed = time.monotonic() - started
+    assert result.returncode == 0, result.stderr
+    records = records_of(out)
+    assert len(records) == 2
+    for r in records:
+        check_record(r)
+        assert r["void"] and "GtpTimeout" in r["void"] and "genmove" in r["void"]
+    assert elapsed < 45  # two attempts of ~2 s (+ closing), not the fake's 60 s sleep
+    # run_match also checked that the hanging engines were killed, not left behind
+
+
+def test_illegal_move_loses_the_game(tmp_path, fake):
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "2", "--jobs", "1", "--no-plot"),
+        *("--engine", fake(), "--opponent", fake("--name", "opp", "--mode", "illegal")),
+    )
+    assert result.returncode == 0, result.stderr
+    records = records_of(out)
+    assert len(records) == 2
+    for r in records:
+        check_record(r)
+        assert r["void"] is None
+        assert r["engine_won"] is True
+        opponent = "white" if r["engine_black"] else "black"
+        assert r["reason"].startswith(f"illegal move 'c3' by {opponent}")
+        assert "occupied" in r["reason"]
+        assert r["result"] == ("B+F" if r["engine_black"] else "W+F")
+        check_sgf(r, seed=1 + r["index"])
+    row = table_rows(result.stdout)[0].split()
+    assert row[:3] == ["default", "2", "100.0%"] and row[-2] == "0"
+
+
+def test_garbage_answer_is_void(tmp_path, fake):
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "1", "--jobs", "1", "--no-plot"),
+        *("--engine", fake(), "--opponent", fake("--name", "opp", "--mode", "garbage")),
+    )
+    assert result.returncode == 0, result.stderr
+    records = records_of(out)
+    assert len(records) == 2
+    for r in records:
+        check_record(r)
+        assert r["void"] and "GtpProtocolError" in r["void"] and "Segmentation fault" in r["void"]
+
+
+def test_engine_stderr_is_drained(tmp_path, fake):
+    out = tmp_path / "out"
+    started = time.monotonic()
+    result = run_match(
+        out,
+        *("--games", "1", "--jobs", "1", "--no-plot", "--timeout", "20"),
+        *("--engine", fake(), "--opponent", fake("--name", "opp", "--stderr-mb", "4")),
+    )
+    assert result.returncode == 0, result.stderr
+    (record,) = records_of(out)
+    check_record(record)
+    assert record["void"] is None and record["reason"] == "two passes"
+    assert time.monotonic() - started < 60
+
+
+def test_max_voids_stops_the_run(tmp_path, fake):
+    out = tmp_path / "out"
+    # games 2 and 3 (seeds 3 and 4) crash: two void games in a row
+    engine = fake("--mode", "crash", "--only-seeds", "3,4")
+    result = run_match(
+        out,
+        *("--games", "5", "--jobs", "1", "--no-plot", "--max-voids", "2"),
+        *("--engine", engine, "--opponent", fake("--name", "opp")),
+    )
+    assert result.returncode == 2, result.stderr
+    assert "stopped: 2 void games in a row" in result.stderr
+    records = records_of(out)
+    assert [(r["index"], bool(r["void"])) for r in records] == [(0, False), (1, False), (2, True), (3, True)]
+    sgfs = sorted(p.name for p in (out / "sgf").iterdir())
+    assert sgfs == ["default-0000.sgf", "default-0001.sgf"]
+    assert table_rows(result.stdout)[0].split()[:2] == ["default", "2"]
+
+
+def test_max_voids_stop_keeps_games_already_running(tmp_path, fake):
+    """With a process pool, the games still running when the run stops must not be played to
+    their end and then thrown away: every game that was played through (its SGF written) must
+    be in the JSONL."""
+    out = tmp_path / "out"
+    # game 2 (seed 3) crashes at once, game 3 (seed 4) after 2 s; meanwhile game 4 (seed 5,
+    # 1.5 s a move) has started in the freed worker and is still running at the stop.
+    engine = fake("--mode", "crash", "--only-seeds", "3,4", "--seed-delay", "4=2", "--seed-delay", "5=1.5")
+    result = run_match(
+        out,
+        *("--games", "6", "--jobs", "2", "--no-plot", "--max-voids", "2"),
+        *("--engine", engine, "--opponent", fake("--name", "opp")),
+    )
+    assert result.returncode == 2, result.stderr
+    assert "stopped: 2 void games in a row" in result.stderr
+    records = records_of(out)
+    finished = sorted(Path(r["sgf"]).name for r in records if not r["void"])
+    assert {0, 1} <= {r["index"] for r in records if not r["void"]}
+    sgfs = sorted(p.name for p in (out / "sgf").iterdir())
+    assert sgfs == finished, (
+        "games were played to the end after the stop and their records thrown away "
+        f"(SGF on disk: {sgfs}, records: {finished})"
+    )
+
+
+# ---- statistics
+
+Z95 = statistics.NormalDist().inv_cdf(0.975)
+
+
+def textbook_wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """(2k + z^2 -+ z sqrt(z^2 + 4k(n-k)/n)) / (2(n + z^2)), Wilson (1927) in counts."""
+    root = z * math.sqrt(z * z + 4 * k * (n - k) / n)
+    return (2 * k + z * z - root) / (2 * (n + z * z)), (2 * k + z * z + root) / (2 * (n + z * z))
+
+
+@pytest.mark.parametrize(("wins", "n"), [(0, 10), (5, 10), (10, 10), (32, 100), (1, 3), (7.5, 20), (81, 263)])
+def test_wilson_matches_the_textbook_formula(wins, n):
+    lo, hi = wilson(wins, n)
+    want_lo, want_hi = textbook_wilson(wins, n)
+    assert lo == pytest.approx(max(0.0, want_lo), abs=1e-12)
+    assert hi == pytest.approx(min(1.0, want_hi), abs=1e-12)
+    assert 0.0 <= lo <= wins / n + 1e-12 and wins / n - 1e-12 <= hi <= 1.0
+
+
+def test_wilson_ends_are_exact():
+    """No win: the interval starts at exactly 0; all wins: it ends at exactly 1, so the Elo
+    interval of a perfect score ends at +inf (as ``elo`` promises at 1), not at about +6400."""
+    starts = {n: wilson(0, n)[0] for n in range(1, 101)}
+    ends = {n: wilson(n, n)[1] for n in range(1, 101)}
+    assert {n: x for n, x in starts.items() if x != 0.0} == {}
+    assert {n: x for n, x in ends.items() if x != 1.0} == {}
+    (perfect,) = summarize([_record("p", i, True) for i in range(10)])
+    assert perfect.elo_interval[1] == math.inf
+
+
+def test_wilson_known_values():
+    # the example of the Wikipedia article "Binomial proportion confidence interval"
+    lo, hi = wilson(81, 263)
+    assert lo == pytest.approx(0.2553, abs=1e-3) and hi == pytest.approx(0.3662, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0 and wilson(0, 10)[1] == pytest.approx(Z95**2 / (10 + Z95**2))
+    assert wilson(10, 10)[1] == pytest.approx(1.0) and wilson(10, 10)[0] == pytest.approx(10 / (10 + Z95**2))
+    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    narrow, wide = wilson(50, 100), wilson(50, 100, z=2.576)
+    assert wide[0] < narrow[0] and wide[1] > narrow[1]
+
+
+def test_elo_known_values():
+    assert elo(0.5) == 0.0
+    assert elo(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo(0.25) == pytest.approx(-190.85, abs=0.01)
+    assert elo(10 / 11) == pytest.approx(400.0)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+
+
+def _record(config, index, engine_won, *, void=None, disagree=False, reason="two passes", n_moves=10):
+    engine_black = index % 2 == 0
+    engine_side = {"moves": n_moves // 2, "seconds": 1.0}
+    opponent_side = {"moves": n_moves // 2, "seconds": 0.5}
+    return {
+        "config": config,
+        "index": index,
+        "engine_black": engine_black,
+        "engine_won": None if void else engine_won,
+        "void": void,
+        "reason": void or reason,
+        "score_disagreement": disagree,
+        "n_moves": n_moves,
+        "black": engine_side if engine_black else opponent_side,
+        "white": opponent_side if engine_black else engine_side,
+    }
+
+
+def test_summarize_hand_made_records():
+    records = [
+        _record("a", 0, True),  # as black: win
+        _record("a", 1, False, reason="resignation"),  # as white: loss
+        _record("a", 2, None, reason="two passes, draw"),  # as black: draw, half a win
+        _record("a", 3, True, disagree=True, reason="illegal move 'c3' by black: occupied"),  # as white: win
+        _record("a", 4, None, void="GtpTimeout: no response"),  # void: left out
+        _record("b", 0, False, n_moves=20),
+        _record("a", 4, True),  # the replay of the void game
+        _record("b", 1, None, void="GtpEngineDied: gone"),
+        _record("b", 1, None, void="GtpEngineDied: gone"),
+    ]
+    a, b = summarize(records)
+    assert (a.config, b.config) == ("a", "b")
+    assert (a.games, a.wins, a.voids, a.disagreements) == (5, 3.5, 1, 1)
+    assert (a.black_games, a.black_wins, a.white_games, a.white_wins) == (3, 2.5, 2, 1.0)
+    assert a.rate == pytest.approx(0.7)
+    assert a.interval == wilson(3.5, 5)
+    assert a.elo_interval == (elo(a.interval[0]), elo(a.interval[1]))
+    assert a.moves == 50 and a.engine_moves == 25 and a.opponent_moves == 25
+    assert a.engine_seconds == pytest.approx(5.0) and a.opponent_seconds == pytest.approx(2.5)
+    assert a.reasons == {"two passes": 3, "resignation": 1, "illegal move 'c3' by black": 1}
+    assert (b.games, b.wins, b.voids, b.black_games, b.white_games) == (1, 0.0, 2, 1, 0)
+    assert b.rate == 0.0 and b.interval == wilson(0, 1)
+    assert summarize([]) == []
+    (only_voids,) = summarize([_record("c", 0, None, void="x")])
+    assert (only_voids.games, only_voids.voids, only_voids.rate, only_voids.interval) == (0, 1, 0.0, (0.0, 1.0))
+
+
+# ---- on a Dask cluster
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    """A one-worker local Dask cluster whose worker runs in a folder of its own (as a worker
+    started on another machine, or from another shell, would)."""
+    distributed = pytest.importorskip("distributed")
+    worker_dir = tmp_path_factory.mktemp("dask-worker-cwd")
+    here = os.getcwd()
+    os.chdir(worker_dir)
+    try:
+        cluster = distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        )
+    finally:
+        os.chdir(here)
+    try:
+        yield cluster, worker_dir
+    finally:
+        cluster.close()
+
+
+def _check_cluster_run(out: Path, result) -> list[dict]:
+    assert result.returncode == 0, result.stderr
+    assert "0 of 2 games already in" in result.stderr and "cluster tcp://127.0.0.1" in result.stderr
+    records = sorted(load_records(out / "games.jsonl"), key=lambda r: r["index"])
+    assert [r["index"] for r in records] == [0, 1]
+    for r in records:
+        check_record(r)
+        assert r["void"] is None
+        assert Path(r["sgf"]).resolve() == (out / "sgf" / f"default-{r['index']:04d}.sgf").resolve()
+        check_sgf(r, seed=1 + r["index"])
+    assert table_rows(result.stdout)[0].split()[:2] == ["default", "2"]
+    return records
+
+
+def test_dask_cluster_run(tmp_path, fake, dask_cluster):
+    cluster, _ = dask_cluster
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "2", "--no-plot", "--cluster", cluster.scheduler_address),
+        *("--engine", fake(), "--opponent", fake("--name", "opp")),
+    )
+    _check_cluster_run(out, result)
+
+
+def test_dask_cluster_run_with_relative_out(tmp_path, fake, dask_cluster):
+    """``--out`` relative to where the command runs: the SGFs must land there too, not in the
+    worker's working folder."""
+    cluster, worker_dir = dask_cluster
+    (tmp_path / "here").mkdir()
+    result = run_match(
+        "out",
+        *("--games", "2", "--no-plot", "--cluster", cluster.scheduler_address),
+        *("--engine", fake(), "--opponent", fake("--name", "opp")),
+        cwd=tmp_path / "here",
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(load_records(tmp_path / "here" / "out" / "games.jsonl")) == 2
+    misplaced = sorted(str(p.relative_to(worker_dir)) for p in worker_dir.rglob("*.sgf"))
+    assert not misplaced, f"SGFs written relative to the Dask worker's folder: {misplaced}"
+    _check_cluster_run(tmp_path / "here" / "out", result)
