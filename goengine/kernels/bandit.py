@@ -28,6 +28,7 @@ from .select import select_best
 
 POLICY_STREAM = 1 << 20  # stream id of the policy RNG; machines use 0 .. K-1
 
+
 @njit(cache=True)
 def stream_seed(seed, run, stream):
     """The seed of random stream ``stream`` of run ``run`` of an experiment seeded ``seed``

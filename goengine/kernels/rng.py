@@ -18,7 +18,6 @@ _S12 = np.uint64(12)
 _S25 = np.uint64(25)
 _S27 = np.uint64(27)
 _S32 = np.uint64(32)
-_MASK32 = np.uint64(0xFFFFFFFF)
 
 
 @njit(cache=True)

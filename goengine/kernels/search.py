@@ -34,7 +34,6 @@ from .board import (
     TO_MOVE,
     WHITE,
     W,
-    area_score,
     hash_after,
     is_eye,
     is_legal,
@@ -215,5 +214,3 @@ def owner_counts(pts0, meta0, zobrist, rng, n_playouts, max_moves, counts):
                     counts[p] -= 1
     return n_playouts
 
-
-_ = area_score  # re-exported for callers that score the root position
