@@ -1,0 +1,59 @@
+"""Were goengine's resignations justified? GNU Go's own score estimate at each resignation.
+
+    python scripts/resignations.py results/seed000 --games 24
+
+For the first ``--games`` games of the JSONL that goengine lost by resigning, the moves are replayed
+into GNU Go (level 10, Chinese rules, the game's komi) and its ``estimate_score`` is read: a
+resignation is justified when GNU Go, too, has goengine behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from goengine.gtpclient import GtpClient  # noqa: E402
+from goengine.match import load_records  # noqa: E402
+
+GNUGO = ["/usr/games/gnugo", "--mode", "gtp", "--chinese-rules", "--level", "10"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out", help="a match's --out folder (holding games.jsonl)")
+    parser.add_argument("--games", type=int, default=24, help="resigned games to check (default 24)")
+    args = parser.parse_args(argv)
+    records = load_records(Path(args.out) / "games.jsonl")
+    resigned = [r for r in records if r["reason"] == "resignation" and r["engine_won"] is False][: args.games]
+    margins = []
+    with GtpClient(GNUGO, timeout=120) as gnugo:
+        for r in resigned:
+            gnugo.send(f"boardsize {r['size']}")
+            gnugo.send("clear_board")
+            gnugo.send(f"komi {r['komi']:g}")
+            for move in r["moves"]:
+                gnugo.send(f"play {move}")
+            estimate = gnugo.send("estimate_score")
+            lead = estimate.split()[0]
+            value = float(lead[2:]) if "+" in lead else 0.0
+            mine = "B" if r["engine_black"] else "W"
+            margin = value if lead[0] == mine else -value
+            margins.append(margin)
+            print(
+                f"{r['config']} #{r['index']}: goengine {mine}, {r['n_moves']} moves, GNU Go: {estimate} "
+                f"-> goengine {margin:+.1f}"
+            )
+    behind = sum(1 for m in margins if m < 0)
+    print(
+        f"GNU Go has goengine behind in {behind} of {len(margins)} resignations"
+        + (f" (by {min(-m for m in margins if m < 0):.1f} to {max(-m for m in margins):.1f} points)" if behind else "")
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
