@@ -47,11 +47,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{r['config']} #{r['index']}: goengine {mine}, {r['n_moves']} moves, GNU Go: {estimate} "
                 f"-> goengine {margin:+.1f}"
             )
-    behind = sum(1 for m in margins if m < 0)
-    print(
-        f"GNU Go has goengine behind in {behind} of {len(margins)} resignations"
-        + (f" (by {min(-m for m in margins if m < 0):.1f} to {max(-m for m in margins):.1f} points)" if behind else "")
-    )
+    losses = [-m for m in margins if m < 0]
+    span = f" (by {min(losses):.1f} to {max(losses):.1f} points)" if losses else ""
+    print(f"GNU Go has goengine behind in {len(losses)} of {len(margins)} resignations{span}")
     return 0
 
 
