@@ -213,4 +213,3 @@ def owner_counts(pts0, meta0, zobrist, rng, n_playouts, max_moves, counts):
                 elif cp == WHITE:
                     counts[p] -= 1
     return n_playouts
-
