@@ -97,6 +97,16 @@ def fixed_handicap_points(size: int, n: int) -> list[int]:
     return [coords.point(size, size - row, col - 1) for col, row in layout]
 
 
+def board_of(size: int, stones: list[tuple[int, int]], to_move: int = BLACK) -> Board:
+    """A board holding ``stones`` (``(color, point)``) as its starting position; ValueError when a
+    chain would have no liberty (``Board.from_ascii``)."""
+    diagram = [["."] * size for _ in range(size)]
+    for color, p in stones:
+        r, c = coords.row_col(size, p)
+        diagram[r][c] = "X" if color == BLACK else "O"
+    return Board.from_ascii("\n".join("".join(row) for row in diagram), to_move=to_move)
+
+
 class Engine:
     """A game in progress and the engine's view of it."""
 
@@ -144,11 +154,7 @@ class Engine:
         points = [p for _, p in stones]
         if len(set(points)) != len(points) or any(p == PASS or not coords.on_board(self.size, p) for p in points):
             raise EngineError("bad vertex list")
-        diagram = [["."] * self.size for _ in range(self.size)]
-        for color, p in stones:
-            r, c = coords.row_col(self.size, p)
-            diagram[r][c] = "X" if color == BLACK else "O"
-        self.board = Board.from_ascii("\n".join("".join(row) for row in diagram), to_move=to_move)
+        self.board = board_of(self.size, stones, to_move)
         self._undo.clear()
         self.setup_stones = list(stones)
 
@@ -349,13 +355,10 @@ class Engine:
     def final_score(self) -> float:
         """Black's area score minus komi after removing the stones the playouts call dead."""
         board = self.board
-        dead = self.dead_stones()
+        dead = set(self.dead_stones())
         if dead:
-            diagram = [list(row.replace(" ", "")) for row in str(board).splitlines()]
-            for p in dead:
-                r, c = coords.row_col(self.size, p)
-                diagram[r][c] = "."
-            board = Board.from_ascii("\n".join("".join(row) for row in diagram))
+            alive = [(board.color_at(p), p) for p in board.points() if board.color_at(p) != EMPTY and p not in dead]
+            board = board_of(self.size, alive)
         return board.area_score() - self.komi
 
     # ---- misc
