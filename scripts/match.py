@@ -95,6 +95,36 @@ def configurations(args: argparse.Namespace) -> list[tuple[str, str]]:
     return configs
 
 
+def _settings(command: str) -> list[str]:
+    """A goengine command line without its program (the Python path differs from machine to
+    machine, the settings must not) and without its per-game ``--seed``."""
+    words = shlex.split(command)[1:]
+    if len(words) >= 2 and words[-2] == "--seed":
+        words = words[:-2]
+    return words
+
+
+def mismatches(args: argparse.Namespace, records: list[dict]) -> list[str]:
+    """How the games already in the folder differ from this command: a configuration played with
+    other settings, another opponent, board size or komi. Resuming would mix them in one row of the
+    table, so the run refuses instead."""
+    wanted = dict(configurations(args))
+    problems = set()
+    for r in records:
+        name = r.get("config")
+        if name not in wanted:
+            continue  # another configuration of the same folder: not in this table, not touched
+        engine = r["black_command"] if r["engine_black"] else r["white_command"]
+        opponent = r["white_command"] if r["engine_black"] else r["black_command"]
+        if _settings(engine) != _settings(wanted[name]):
+            problems.add(f"{name}: played as {shlex.join(_settings(engine))!r}, now {shlex.join(_settings(wanted[name]))!r}")
+        if shlex.split(opponent) != shlex.split(args.opponent):
+            problems.add(f"{name}: opponent was {opponent!r}, now {args.opponent!r}")
+        if r["size"] != args.size or r["komi"] != args.komi:
+            problems.add(f"{name}: played on {r['size']}x{r['size']} komi {r['komi']:g}, now {args.size}x{args.size} komi {args.komi:g}")
+    return sorted(problems)
+
+
 def pending(args: argparse.Namespace, records: list[dict]) -> list[GameSpec]:
     """The games still to play, each with its attempt number (a game void once is retried),
     interleaved by game index so that a run cut short leaves every configuration with as many
@@ -241,6 +271,14 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     jsonl = out / "games.jsonl"
     records = load_records(jsonl)
+    problems = mismatches(args, records)
+    if problems:
+        print(
+            f"{jsonl} holds games played with other settings; use another --out or another "
+            "configuration name:\n  " + "\n  ".join(problems),
+            file=sys.stderr,
+        )
+        return 2
     specs = pending(args, records)
     total = len(configurations(args)) * args.games
     jobs = args.jobs or __import__("os").cpu_count() or 1

@@ -405,6 +405,41 @@ def test_resume_after_kill(tmp_path, fake):
     assert len(records_of(out)) == 6
 
 
+def test_resume_refuses_games_played_with_other_settings(tmp_path, fake):
+    """A folder's games are resumed only by the command that played them: the same
+    configuration name with another budget, opponent or komi would mix two experiments in one
+    row of the table."""
+    out = tmp_path / "out"
+    engine, opponent = fake(), fake("--name", "opp")
+    base = ("--games", "2", "--jobs", "1", "--no-plot", "--engine", engine, "--opponent", opponent)
+    first = run_match(out, *base, "--config", "a=--delay 0")
+    assert first.returncode == 0, first.stderr
+    assert len(records_of(out)) == 2
+
+    for changed in (
+        ("--config", "a=--delay 0.01"),
+        ("--config", "a=--delay 0", "--playouts", "100"),
+        ("--config", "a=--delay 0", "--komi", "6.5"),
+    ):
+        refused = run_match(out, *base, *changed)
+        assert refused.returncode == 2
+        assert "holds games played with other settings" in refused.stderr
+        assert "a:" in refused.stderr
+        assert len(records_of(out)) == 2  # nothing played, nothing lost
+    other_opponent = run_match(
+        out, *("--games", "2", "--jobs", "1", "--no-plot", "--engine", engine),
+        *("--opponent", fake("--name", "other"), "--config", "a=--delay 0"),
+    )
+    assert other_opponent.returncode == 2 and "opponent was" in other_opponent.stderr
+
+    # the same command, more games: resumes; a new configuration name in the same folder is fine
+    more = run_match(out, *base[:1], "3", *base[2:], "--config", "a=--delay 0", "--config", "b=--delay 0")
+    assert more.returncode == 0, more.stderr
+    assert sorted((r["config"], r["index"]) for r in records_of(out)) == [
+        ("a", 0), ("a", 1), ("a", 2), ("b", 0), ("b", 1), ("b", 2)
+    ]
+
+
 def test_load_records_skips_a_torn_last_line(tmp_path):
     path = tmp_path / "games.jsonl"
     for i in range(3):
