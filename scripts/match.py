@@ -74,6 +74,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--out", default="results/match", help="folder for games.jsonl, sgf/ and winrate.png")
     p.add_argument("--no-plot", action="store_true", help="do not draw winrate.png")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (plain lines instead)")
+    p.add_argument("--markdown", action="store_true", help="print the result table as Markdown")
     return p.parse_args(argv)
 
 
@@ -117,11 +118,16 @@ def mismatches(args: argparse.Namespace, records: list[dict]) -> list[str]:
         engine = r["black_command"] if r["engine_black"] else r["white_command"]
         opponent = r["white_command"] if r["engine_black"] else r["black_command"]
         if _settings(engine) != _settings(wanted[name]):
-            problems.add(f"{name}: played as {shlex.join(_settings(engine))!r}, now {shlex.join(_settings(wanted[name]))!r}")
+            problems.add(
+                f"{name}: played as {shlex.join(_settings(engine))!r}, now {shlex.join(_settings(wanted[name]))!r}"
+            )
         if shlex.split(opponent) != shlex.split(args.opponent):
             problems.add(f"{name}: opponent was {opponent!r}, now {args.opponent!r}")
         if r["size"] != args.size or r["komi"] != args.komi:
-            problems.add(f"{name}: played on {r['size']}x{r['size']} komi {r['komi']:g}, now {args.size}x{args.size} komi {args.komi:g}")
+            problems.add(
+                f"{name}: played on {r['size']}x{r['size']} komi {r['komi']:g}, "
+                f"now {args.size}x{args.size} komi {args.komi:g}"
+            )
     return sorted(problems)
 
 
@@ -208,33 +214,72 @@ class Runner:
                     client.cancel([f for f in futures if not f.done()])
 
 
-def format_table(records: list[dict]) -> str:
-    rows = [
-        f"{'configuration':<16} {'games':>5} {'win %':>6} {'95% interval':>15} {'Elo interval':>17} "
-        f"{'as B':>9} {'as W':>9} {'moves':>6} {'s/move':>7} {'opp s/mv':>8} {'voids':>5} {'score?':>6}"
-    ]
+TABLE_HEADER = (
+    "configuration",
+    "games",
+    "win %",
+    "95% interval",
+    "Elo interval",
+    "as B",
+    "as W",
+    "moves",
+    "s/move",
+    "opp s/mv",
+    "voids",
+    "score?",
+)
+TABLE_WIDTHS = (-16, 5, 6, 15, 17, 9, 9, 6, 7, 8, 5, 6)  # negative: left-aligned
+TABLE_NOTE = (
+    "win % counts a draw as half; interval: Wilson 95 %; Elo from its ends; as B / as W: win % / games "
+    "with that colour; s/move: goengine's seconds per move, opp s/mv the opponent's; score?: games whose "
+    "final_score (either engine) disagreed with our area count"
+)
+
+
+def table_cells(records: list[dict]) -> list[tuple[str, ...]]:
+    """One row of cells per configuration, in TABLE_HEADER's order."""
+
+    def pct(w, n):
+        return f"{100 * w / n:.0f}%/{n}" if n else "-"
+
+    def num(x):
+        return "-inf" if x == -math.inf else "+inf" if x == math.inf else f"{x:+.0f}"
+
+    rows = []
     for s in summarize(records):
         lo, hi = s.interval
         elo_lo, elo_hi = s.elo_interval
-
-        def pct(w, n):
-            return f"{100 * w / n:.0f}%/{n}" if n else "-"
-
-        def num(x):
-            return "-inf" if x == -math.inf else "+inf" if x == math.inf else f"{x:+.0f}"
-
         rows.append(
-            f"{s.config:<16} {s.games:>5} {100 * s.rate:>5.1f}% {f'[{100 * lo:.1f}, {100 * hi:.1f}]':>15} "
-            f"{f'[{num(elo_lo)}, {num(elo_hi)}]':>17} {pct(s.black_wins, s.black_games):>9} "
-            f"{pct(s.white_wins, s.white_games):>9} {s.moves / max(1, s.games):>6.1f} "
-            f"{s.engine_seconds / max(1, s.engine_moves):>7.2f} {s.opponent_seconds / max(1, s.opponent_moves):>8.2f} "
-            f"{s.voids:>5} {s.disagreements:>6}"
+            (
+                s.config,
+                str(s.games),
+                f"{100 * s.rate:.1f}%",
+                f"[{100 * lo:.1f}, {100 * hi:.1f}]",
+                f"[{num(elo_lo)}, {num(elo_hi)}]",
+                pct(s.black_wins, s.black_games),
+                pct(s.white_wins, s.white_games),
+                f"{s.moves / max(1, s.games):.1f}",
+                f"{s.engine_seconds / max(1, s.engine_moves):.2f}",
+                f"{s.opponent_seconds / max(1, s.opponent_moves):.2f}",
+                str(s.voids),
+                str(s.disagreements),
+            )
         )
-    rows.append(
-        "win % counts a draw as half; interval: Wilson 95 %; Elo from its ends; score?: games whose "
-        "final_score (either engine) disagreed with our area count"
-    )
-    return "\n".join(rows)
+    return rows
+
+
+def format_table(records: list[dict], markdown: bool = False) -> str:
+    """The result table: aligned text for a terminal, or Markdown (for docs/results.md)."""
+    cells = table_cells(records)
+    if markdown:
+        lines = ["| " + " | ".join(TABLE_HEADER) + " |", "|" + "|".join(" --- " for _ in TABLE_HEADER) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in cells]
+        return "\n".join(lines + ["", TABLE_NOTE])
+    lines = [
+        " ".join(f"{cell:<{-w}}" if w < 0 else f"{cell:>{w}}" for cell, w in zip(row, TABLE_WIDTHS, strict=True))
+        for row in [TABLE_HEADER, *cells]
+    ]
+    return "\n".join(lines + [TABLE_NOTE])
 
 
 def plot(records: list[dict], path: Path) -> bool:
@@ -345,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if progress is not None:
             progress.stop()
-    print(format_table(records))
+    print(format_table(records, markdown=args.markdown))
     if not args.no_plot and plot(records, out / "winrate.png"):
         print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
     print(f"games: {jsonl}; SGF: {out / 'sgf'}", file=sys.stderr)

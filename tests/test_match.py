@@ -13,6 +13,7 @@ left behind), and whatever is left is killed.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import os
@@ -427,7 +428,8 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path, fake):
         assert "a:" in refused.stderr
         assert len(records_of(out)) == 2  # nothing played, nothing lost
     other_opponent = run_match(
-        out, *("--games", "2", "--jobs", "1", "--no-plot", "--engine", engine),
+        out,
+        *("--games", "2", "--jobs", "1", "--no-plot", "--engine", engine),
         *("--opponent", fake("--name", "other"), "--config", "a=--delay 0"),
     )
     assert other_opponent.returncode == 2 and "opponent was" in other_opponent.stderr
@@ -436,7 +438,12 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path, fake):
     more = run_match(out, *base[:1], "3", *base[2:], "--config", "a=--delay 0", "--config", "b=--delay 0")
     assert more.returncode == 0, more.stderr
     assert sorted((r["config"], r["index"]) for r in records_of(out)) == [
-        ("a", 0), ("a", 1), ("a", 2), ("b", 0), ("b", 1), ("b", 2)
+        ("a", 0),
+        ("a", 1),
+        ("a", 2),
+        ("b", 0),
+        ("b", 1),
+        ("b", 2),
     ]
 
 
@@ -737,6 +744,50 @@ def test_summarize_hand_made_records():
     assert summarize([]) == []
     (only_voids,) = summarize([_record("c", 0, None, void="x")])
     assert (only_voids.games, only_voids.voids, only_voids.rate, only_voids.interval) == (0, 1, 0.0, (0.0, 1.0))
+
+
+def _match_script():
+    spec = importlib.util.spec_from_file_location("match_script", ROOT / "scripts" / "match.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_table_text_and_markdown_hold_the_same_cells():
+    script = _match_script()
+    records = [
+        _record("a", 0, True),
+        _record("a", 1, False, reason="resignation"),
+        _record("a", 2, None, reason="two passes, draw"),
+        _record("a", 3, True, disagree=True),
+        _record("a", 4, None, void="GtpTimeout: no response"),
+        _record("a", 4, True),
+    ]
+    lo, hi = wilson(3.5, 5)
+    expected = [
+        "a",
+        "5",
+        "70.0%",
+        f"[{100 * lo:.1f}, {100 * hi:.1f}]",
+        f"[{elo(lo):+.0f}, {elo(hi):+.0f}]",
+        "83%/3",
+        "50%/2",
+        "10.0",
+        "0.20",
+        "0.10",
+        "1",
+        "1",
+    ]
+    markdown = script.format_table(records, markdown=True).splitlines()
+    assert markdown[0].startswith("| configuration | games | win % |")
+    assert set(markdown[1].replace(" ", "")) == {"|", "-"}
+    assert [cell.strip() for cell in markdown[2].strip("|").split("|")] == expected
+    text = script.format_table(records).splitlines()
+    assert text[0].split()[:3] == ["configuration", "games", "win"]
+    row = text[1]
+    for cell in expected:
+        assert cell in row
+    assert row.split()[:3] == ["a", "5", "70.0%"]
 
 
 # ---- on a Dask cluster
