@@ -23,6 +23,7 @@ import numpy as np
 from goengine import rules
 from goengine.board import PASS, ZOBRIST, Board
 from goengine.config import DEFAULT_PLAYOUTS, SearchConfig
+from goengine.kernels import board as kb
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
 from goengine.kernels.rng import new_state
@@ -179,6 +180,10 @@ class Search:
         deadline = start + seconds if seconds is not None else math.inf
         self._reroot(board, komi)
         seen = np.unique(np.array(board.history, dtype=np.int64))
+        # a controller may ask for a move after two passes (GTP leaves ending the game to it):
+        # play on, with only the last pass counting, or the root would be a finished game
+        root_meta = board.meta.copy()
+        root_meta[kb.PASSES] = min(root_meta[kb.PASSES], 1)
         cap = np.int64(3 * board.size * board.size)
         threads = len(self.trees)
         shares = [None] * threads
@@ -188,7 +193,18 @@ class Search:
 
         def work(k: int) -> None:
             self._run_thread(
-                self.trees[k], board, komi, seen, cap, shares[k], deadline, k == 0, callback, callback_interval, start
+                self.trees[k],
+                board,
+                root_meta,
+                komi,
+                seen,
+                cap,
+                shares[k],
+                deadline,
+                k == 0,
+                callback,
+                callback_interval,
+                start,
             )
 
         if self._pool is None:
@@ -201,7 +217,7 @@ class Search:
         result.seconds = time.perf_counter() - start
         return result
 
-    def _run_thread(self, tree, board, komi, seen, cap, share, deadline, reports, callback, interval, start):
+    def _run_thread(self, tree, board, root_meta, komi, seen, cap, share, deadline, reports, callback, interval, start):
         done = 0
         next_report = time.perf_counter() + interval
         batch = max(1, int(self.config.batch))
@@ -216,7 +232,7 @@ class Search:
                 tree.tf,
                 tree.tmeta,
                 board.pts,
-                board.meta,
+                root_meta,
                 ZOBRIST,
                 seen,
                 tree.rng,

@@ -327,6 +327,51 @@ def test_final_score_removes_the_dead_stone_before_counting():
     assert engine.board.area_score() == 9 - 37  # the board itself is untouched
 
 
+def test_dead_stones_are_judged_after_both_players_passed():
+    """final_score is asked after two passes; the judging playouts must play on from there (they
+    once started with the pass count, stopped at once, and judged every stone alive)."""
+    engine = set_up(DEAD_STONE)
+    engine.play(BLACK, PASS)
+    engine.play(WHITE, PASS)
+    assert engine.board.is_over
+    assert names(engine, engine.final_status("dead")) == {"B5"}
+    assert engine.final_score() == 45 - 36 - 7.5
+
+
+# A game of the seed 000 match (beta-ucb #59, goengine White) that ended with two passes and a
+# black stone at B5 in atari inside White's area. GNU Go 3.8's final_score: W+6.5; the area count
+# of the board as it stands: W+0.5.
+MATCH_GAME = (
+    "E5 F3 D3 D4 E4 D5 E6 E3 C3 D6 B5 E7 G6 D7 F7 F8 G8 C4 E2 B4 E1 B3 F2 C2 D2 G3 H2 G2 H3 F6 F5 G7 "
+    "G1 F6 H7 F7 H5 B2 H8 F9 G9 C8 H1 C1 F1 B9 D1 D9 J9 pass J7 B7 H6 pass H4 A8 G4 pass F4 C5 pass J2 "
+    "J3 E9 J1 A5 pass A7 pass pass"
+)
+
+
+def test_final_score_of_a_match_game_agrees_with_gnugo():
+    engine = Engine()
+    for i, vertex in enumerate(MATCH_GAME.split()):
+        engine.play(BLACK if i % 2 == 0 else WHITE, vertex)
+    assert engine.board.is_over
+    assert engine.board.score(7.5) == -0.5
+    assert names(engine, engine.final_status("dead")) == {"B5"}
+    assert engine.final_score() == -6.5
+    gtp = GtpEngine(engine)
+    assert gtp.send("final_score") == "= W+6.5\n\n"
+
+
+def test_genmove_after_two_passes_plays_on_when_passing_loses():
+    """GTP leaves ending the game to the controller: asked for a move after both passed, White
+    (behind by the whole board) must play, not pass."""
+    engine = Engine(EngineConfig(search=SearchConfig(playouts=500, seed=3)))
+    engine.play(BLACK, "E5")
+    engine.play(WHITE, PASS)
+    engine.play(BLACK, PASS)
+    result = engine.genmove(WHITE)
+    assert result.move != PASS, result.reason
+    assert engine.board.color_at(result.move) == WHITE
+
+
 SEKI = """
     . X X O . O .
     O . X O O O O

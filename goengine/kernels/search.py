@@ -201,6 +201,9 @@ def owner_counts(pts0, meta0, zobrist, rng, n_playouts, max_moves, counts):
     for _ in range(n_playouts):
         pts[:STATE_ROWS] = pts0[:STATE_ROWS]
         meta[:] = meta0
+        # judged as if play went on: at the end of a game (two passes, when final_score is asked)
+        # a playout that starts with the pass count would stop at once and judge nothing dead
+        meta[PASSES] = 0
         playout(pts, meta, zobrist, rng, max_moves, dummy, False)  # ends with area_score
         for r in range(1, size + 1):
             for col in range(1, size + 1):
