@@ -365,6 +365,25 @@ def test_one_table_row_per_configuration(tmp_path, fake):
     assert [row.split()[:2] for row in rows] == [["alpha", "2"], ["beta", "2"]]
 
 
+def test_size_komi_seconds_and_seed_reach_the_games(tmp_path, fake):
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "2", "--jobs", "1", "--no-plot", "--size", "7", "--komi", "5.5"),
+        *("--playouts", "50", "--seconds", "0.25", "--seed", "40"),
+        *("--engine", fake(), "--opponent", fake("--name", "opp")),
+    )
+    assert result.returncode == 0, result.stderr
+    records = sorted(records_of(out), key=lambda r: r["index"])
+    for r in records:
+        check_record(r)
+        check_sgf(r, seed=40 + r["index"])
+        assert (r["size"], r["komi"]) == (7, 5.5)
+        engine_command = r["black_command"] if r["engine_black"] else r["white_command"]
+        assert engine_command.endswith(f"--playouts 50 --seconds 0.25 --seed {40 + r['index']}")
+        assert all(m.split()[1] == "pass" or int(m.split()[1][1:]) <= 7 for m in r["moves"])
+
+
 # ---- resume
 
 
