@@ -5,6 +5,7 @@
         --config "ucb1-tuned=--rule ucb1-tuned --param gamma=0.5" \\
         --config "beta-ucb=--rule beta-ucb --param gamma=1" --out results/seed000
     python scripts/match.py ... --cluster tcp://127.0.0.1:8786         # on a Dask cluster
+    python scripts/match.py --report --markdown --out results/seed000  # the table of a folder, no play
 
 Every configuration plays ``--games`` games against the same opponent, colours alternating
 (even games: goengine Black). Each finished game is appended to ``OUT/games.jsonl`` at once and
@@ -75,6 +76,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-plot", action="store_true", help="do not draw winrate.png")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (plain lines instead)")
     p.add_argument("--markdown", action="store_true", help="print the result table as Markdown")
+    p.add_argument(
+        "--report",
+        action="store_true",
+        help="play nothing: print the table (and draw the plot) of the games already in --out",
+    )
     return p.parse_args(argv)
 
 
@@ -313,8 +319,17 @@ def plot(records: list[dict], path: Path) -> bool:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     jsonl = out / "games.jsonl"
+    if args.report:  # like GoGui's twogtp -analyze: the folder's games, every configuration in it
+        records = load_records(jsonl)
+        if not records:
+            print(f"no games in {jsonl}", file=sys.stderr)
+            return 2
+        print(format_table(records, markdown=args.markdown))
+        if not args.no_plot and records and plot(records, out / "winrate.png"):
+            print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
     records = load_records(jsonl)
     problems = mismatches(args, records)
     if problems:

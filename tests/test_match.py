@@ -364,6 +364,16 @@ def test_one_table_row_per_configuration(tmp_path, fake):
     rows = table_rows(result.stdout)
     assert [row.split()[:2] for row in rows] == [["alpha", "2"], ["beta", "2"]]
 
+    # --report: the same table from the folder alone, nothing played
+    before = (out / "games.jsonl").read_bytes()
+    report = run_match(out, "--report", "--no-plot")
+    assert report.returncode == 0, report.stderr
+    assert table_rows(report.stdout) == rows
+    assert (out / "games.jsonl").read_bytes() == before
+    empty = run_match(tmp_path / "none", "--report")
+    assert empty.returncode == 2 and "no games in" in empty.stderr
+    assert not (tmp_path / "none").exists()
+
 
 def test_size_komi_seconds_and_seed_reach_the_games(tmp_path, fake):
     out = tmp_path / "out"
