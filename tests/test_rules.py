@@ -133,6 +133,16 @@ HAND_VALUES = [
 ]
 
 
+def test_ucb_minimal_with_a_hugely_negative_c2_takes_the_limit():
+    """10^-1e308 underflows to 0: C1 / n^C2 is then +inf for C1 > 0, -inf below, 0 at C1 = 0 (it
+    raised ZeroDivisionError inside a search, found by goengine-set c2 -1e308)."""
+    args = dict(wins=3, visits=10, parent_visits=50, c2=-1e308)
+    assert rules.score("ucb-minimal", c1=2.5, **args) == math.inf
+    assert rules.score("ucb-minimal", c1=-2.5, **args) == -math.inf
+    assert rules.score("ucb-minimal", c1=0.0, **args) == pytest.approx(0.3)
+    assert rules.score("ucb-minimal", c1=2.5, wins=1, visits=1, parent_visits=5, c2=-1e308) == 3.5  # 1^C2 = 1
+
+
 @pytest.mark.parametrize(("name", "args", "expected"), HAND_VALUES)
 def test_rule_matches_hand_computation(name, args, expected):
     assert rules.score(name, **args) == pytest.approx(expected, abs=2e-10)

@@ -114,7 +114,9 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
       who played MOVE) makes a parent's WINS equal to its children's losses plus at most one per
       iteration that ended at the parent;
     - AMAF: a child's AVISITS is at most the iterations that went through its parent into the
-      children; PASS children never get AMAF samples; without AMAF every AMAF figure stays 0.
+      children; a PASS child gets one from every iteration through its parent once the parent
+      has children (every simulation ends with both players passing), so at least ``through``
+      and at most the parent's visits; without AMAF every AMAF figure stays 0.
     """
     ti, tf = tree.ti, tree.tf
     n = tree.nodes
@@ -140,11 +142,13 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
             assert expand_at <= ended <= max(expand_at, 1), f"node {i}: {visits[i]} visits, {through} in children"
         losses = float((visits[lo:hi] - wins[lo:hi]).sum())
         assert losses <= wins[i] <= losses + (visits[i] - through), f"node {i}: reward perspective"
-        assert np.all(avisits[lo:hi] <= through)
+        is_pass = kids == PASS
+        assert np.all(avisits[lo:hi][~is_pass] <= through)
+        if needs_amaf and is_pass.any():
+            assert through <= int(avisits[lo:hi][is_pass][0]) <= visits[i], f"node {i}: PASS's AMAF count"
     assert np.all(owner[1:] >= 0), "a node outside every children block"
     assert np.all(wins >= 0) and np.all(wins <= visits)
     assert np.all(awins >= 0) and np.all(awins <= avisits)
-    assert np.all(avisits[move == PASS] == 0)
     if not needs_amaf:
         assert not avisits.any() and not awins.any()
     if playouts is not None:
@@ -706,3 +710,19 @@ def test_time_budget_is_kept(threads):
     assert 0.3 <= elapsed < 1.0  # 0.3 s plus at most a batch of iterations; generous on a loaded machine
     assert result.playouts > 100
     assert board.is_legal(BLACK, result.move)
+
+
+@pytest.mark.parametrize("rule", [name for name in RULES if rules.get(name).needs_amaf])
+def test_amaf_rules_do_not_pass_in_the_opening(rule):
+    """Every simulation ends with both players passing, so PASS gets the node's mean as its AMAF
+    mean. Without it PASS had no AMAF sample and KL-UCB+RAVE, scoring it by its KL bound alone
+    against AMAF means for the rest, passed as White at move 4 after B C3 W D8 B G4 in 10 of
+    20 seeds at 500 playouts (and in half of its match games at that budget)."""
+    board = Board(9)
+    for color, vertex in ((BLACK, "C3"), (WHITE, "D8"), (BLACK, "G4")):
+        board.play(color, vertex)
+    passes = 0
+    for seed in range(1, 21):
+        result = make_search(rule, playouts=500, seed=seed).run(board, 6.5)
+        passes += result.move == PASS
+    assert passes == 0

@@ -16,6 +16,8 @@ mover's own eyes (``kernels.board.is_eye``), in board order, then PASS.
 AMAF ("all moves as first", Gelly and Silver 2011): after an iteration, a child ``m`` of a node
 at depth ``d`` on the path gets an AMAF sample when the player to move at that node played ``m``
 first, at depth ``d`` or later, anywhere in the rest of the iteration (tree part or playout).
+The PASS child gets a sample from every iteration through its node: the playout ends with both
+players passing.
 """
 
 import numpy as np
@@ -103,7 +105,11 @@ def backup(ti, tf, path, depth, root_color, score, amaf_color, amaf_depth, needs
             first = ti[FIRST, node]
             for ch in range(first, first + ti[NCHILD, node]):
                 m = ti[MOVE, ch]
-                if m != PASS and amaf_color[m] == to_move and amaf_depth[m] >= d:
+                # every simulation ends with both players passing, so by AMAF's own definition
+                # PASS was played later in every one: its AMAF mean is the node's mean. Without
+                # it PASS had no AMAF sample and, under KL-UCB+RAVE, kept the whole KL bonus
+                # while every other child's score was mostly its AMAF mean: it got picked early.
+                if m == PASS or (amaf_color[m] == to_move and amaf_depth[m] >= d):
                     ti[AVISITS, ch] += 1
                     tf[AWINS, ch] += r
 

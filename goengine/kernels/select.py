@@ -255,7 +255,10 @@ def ucb_minimal(w, n, c1, c2):
     no wins: C1 / n^C2."""
     if n <= 0:
         return INF
-    return w / n + c1 / n**c2
+    scale = n**c2
+    if scale <= 0.0:  # n^C2 underflows to 0 for a hugely negative C2: the limit of C1 / n^C2
+        return w / n + (INF if c1 > 0.0 else -INF if c1 < 0.0 else 0.0)
+    return w / n + c1 / scale
 
 
 @njit(cache=True)
