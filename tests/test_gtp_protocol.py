@@ -35,6 +35,7 @@ from pathlib import Path
 
 import gtp_spec
 import pytest
+from gtp_harness import GtpHarness
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -51,29 +52,11 @@ BUDGET_RESET = ("goengine-set playouts 20", "goengine-set seconds none", "goengi
 SAFE_SETTINGS = (*BUDGET_RESET, "goengine-set expand_at 1")
 
 
-class Harness:
-    """A ``GtpEngine`` on a fresh engine; ``send`` returns all a command wrote, streamed or not."""
+class Harness(GtpHarness):
+    """The shared in-process session with the tiny budget and a short wait for the next line."""
 
     def __init__(self, config: EngineConfig = TINY) -> None:
-        self.written: list[str] = []
-        self.next_line_at = 0.0
-        self.gtp = GtpEngine(
-            Engine(config),
-            write=self.written.append,
-            input_pending=lambda: time.monotonic() >= self.next_line_at,
-        )
-
-    def send(self, line: str) -> str:
-        self.written.clear()
-        self.next_line_at = time.monotonic() + NEXT_LINE_AFTER
-        response = self.gtp.send(line)
-        return "".join(self.written) + response
-
-    def ok(self, line: str) -> str:
-        """Send a line that must succeed; its body."""
-        response = gtp_spec.parse_response(self.send(line))
-        assert response.ok, f"{line!r} failed: {response.body}"
-        return response.body
+        super().__init__(config, next_line_after=NEXT_LINE_AFTER)
 
 
 def check_response(line: str, output: str) -> gtp_spec.Response | None:

@@ -39,12 +39,12 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import gtp_spec
 import pytest
+from gtp_harness import GtpHarness
 
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine
@@ -151,29 +151,8 @@ def check_transcript(path: Path, steps: list[Step], outputs: list[str]) -> list[
     return failures
 
 
-class InProcess:
-    """A ``GtpEngine`` on a fresh ``Engine``; ``send`` returns everything the command wrote."""
-
-    def __init__(self) -> None:
-        self.written: list[str] = []
-        self.logs: list[str] = []
-        self.next_line_at = 0.0
-        self.gtp = GtpEngine(
-            Engine(),
-            log=self.logs.append,
-            write=self.written.append,
-            input_pending=lambda: time.monotonic() >= self.next_line_at,
-        )
-
-    def send(self, text: str) -> str:
-        self.written.clear()
-        self.next_line_at = time.monotonic() + NEXT_LINE_AFTER
-        response = self.gtp.send(text)
-        return "".join(self.written) + response
-
-
 def run_in_process(steps: list[Step]) -> list[str]:
-    harness = InProcess()
+    harness = GtpHarness(next_line_after=NEXT_LINE_AFTER)
     outputs = []
     for step in steps:
         if harness.gtp.disconnect:
