@@ -58,6 +58,11 @@ SETTING_RANGES = {
     "max_memory_mb": (1.0, 2.0**20),
 }
 
+
+def _bound(x: int | float) -> str:
+    return str(x) if isinstance(x, int) else f"{x:g}"
+
+
 STREAMED = object()  # a handler's result meaning "the response was written as it went"
 
 
@@ -458,7 +463,6 @@ class GtpEngine(pygtp.Engine):
         key, value = args[0].lower(), " ".join(args[1:])
         cfg = self.engine.search.config
         if key == "rule":
-            rules.get(value)
             new = replace(cfg, rule=rules.get(value).name, params=())
         elif key in self.SETTINGS:
             parsed: object
@@ -466,16 +470,11 @@ class GtpEngine(pygtp.Engine):
                 if key not in ("playouts", "seconds"):
                     raise GtpError(f"{key} needs a value")
                 parsed = None
-            elif key in ("playouts", "threads", "seed", "expand_at"):
-                parsed = self._int(value)
-                lo, hi = SETTING_RANGES[key]
-                if not lo <= parsed <= hi:
-                    raise GtpError(f"{key} must be from {lo} to {hi}")
             else:
-                parsed = self._float(value)
-                lo, hi = SETTING_RANGES[key]
+                lo, hi = SETTING_RANGES[key]  # int bounds: an int setting; float bounds: a float one
+                parsed = self._int(value) if isinstance(lo, int) else self._float(value)
                 if not lo <= parsed <= hi:
-                    raise GtpError(f"{key} must be from {lo:g} to {hi:g}")
+                    raise GtpError(f"{key} must be from {_bound(lo)} to {_bound(hi)}")
             new = replace(cfg, **{key: parsed})
         else:
             rule = rules.get(cfg.rule)
