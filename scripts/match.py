@@ -115,7 +115,8 @@ def mismatches(args: argparse.Namespace, records: list[dict]) -> list[str]:
     """How the games already in the folder differ from this command: a configuration played with
     other settings, another opponent, board size or komi. Resuming would mix them in one row of the
     table, so the run refuses instead."""
-    wanted = dict(configurations(args))
+    wanted = {name: _settings(command) for name, command in configurations(args)}
+    opponent_words = shlex.split(args.opponent)
     problems = set()
     for r in records:
         name = r.get("config")
@@ -123,11 +124,9 @@ def mismatches(args: argparse.Namespace, records: list[dict]) -> list[str]:
             continue  # another configuration of the same folder: not in this table, not touched
         engine = r["black_command"] if r["engine_black"] else r["white_command"]
         opponent = r["white_command"] if r["engine_black"] else r["black_command"]
-        if _settings(engine) != _settings(wanted[name]):
-            problems.add(
-                f"{name}: played as {shlex.join(_settings(engine))!r}, now {shlex.join(_settings(wanted[name]))!r}"
-            )
-        if shlex.split(opponent) != shlex.split(args.opponent):
+        if _settings(engine) != wanted[name]:
+            problems.add(f"{name}: played as {shlex.join(_settings(engine))!r}, now {shlex.join(wanted[name])!r}")
+        if shlex.split(opponent) != opponent_words:
             problems.add(f"{name}: opponent was {opponent!r}, now {args.opponent!r}")
         if r["size"] != args.size or r["komi"] != args.komi:
             problems.add(
@@ -316,6 +315,13 @@ def plot(records: list[dict], path: Path) -> bool:
     return True
 
 
+def show(records: list[dict], out: Path, args: argparse.Namespace) -> None:
+    """The table on stdout and, unless --no-plot, the plot in OUT/winrate.png."""
+    print(format_table(records, markdown=args.markdown))
+    if not args.no_plot and plot(records, out / "winrate.png"):
+        print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     out = Path(args.out)
@@ -325,9 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         if not records:
             print(f"no games in {jsonl}", file=sys.stderr)
             return 2
-        print(format_table(records, markdown=args.markdown))
-        if not args.no_plot and records and plot(records, out / "winrate.png"):
-            print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
+        show(records, out, args)
         return 0
     out.mkdir(parents=True, exist_ok=True)
     records = load_records(jsonl)
@@ -405,9 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if progress is not None:
             progress.stop()
-    print(format_table(records, markdown=args.markdown))
-    if not args.no_plot and plot(records, out / "winrate.png"):
-        print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
+    show(records, out, args)
     print(f"games: {jsonl}; SGF: {out / 'sgf'}", file=sys.stderr)
     if stop:
         print(f"stopped: {stop}", file=sys.stderr)
