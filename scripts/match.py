@@ -382,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
                 except OSError as err:  # a full disk: say so, keep the record in the log
                     print(f"could not save game {spec.key}: {err}; record: {record}", file=sys.stderr)
                     stop = f"cannot write {jsonl}: {err}"
+                    runner.stop()  # no new game that could not be saved; those running still end
                 records.append(record)
                 if record["void"]:
                     in_a_row += 1

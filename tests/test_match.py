@@ -13,6 +13,7 @@ left behind), and whatever is left is killed.
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import json
 import math
@@ -286,6 +287,7 @@ def check_sgf(record: dict, seed: int) -> None:
     assert root.get("RU") == "Chinese"
     assert root.get("RE") == record["result"]
     assert root.get("GN") == f"{record['config']}#{record['index']}"
+    assert root.get("DT") == record["started"][:10]
     for side, prop in (("black", "PB"), ("white", "PW")):
         assert root.get(prop) == f"{record[side]['name']} {record[side]['version']}"
     comment = root.get("C")
@@ -780,6 +782,36 @@ def _match_script():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def test_a_full_disk_stops_the_run_and_keeps_the_record(tmp_path, fake, monkeypatch, capsys):
+    """The second game cannot be written (ENOSPC): its record goes to stderr, no new game starts,
+    the run ends with status 2, and the game saved before it is intact."""
+    script = _match_script()
+    saved = []
+
+    def append(path, record):
+        if saved:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        saved.append(record)
+        append_record(path, record)
+
+    monkeypatch.setattr(script, "append_record", append)
+    out = tmp_path / "out"
+    code = script.main(
+        [
+            *("--out", str(out), "--games", "4", "--jobs", "1", "--no-plot", "--no-progress"),
+            *("--engine", fake(), "--opponent", fake("--name", "opp")),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "could not save game default#1" in err and "No space left on device" in err
+    assert "'index': 1" in err  # the unsaved record, in full, in the log
+    assert "stopped: cannot write" in err
+    assert "default#2" not in err  # no game after the failure
+    (record,) = load_records(out / "games.jsonl")
+    assert record["index"] == 0 and record["void"] is None
 
 
 def test_table_text_and_markdown_hold_the_same_cells():
