@@ -158,6 +158,16 @@ class Engine:
         self._undo.clear()
         self.setup_stones = list(stones)
 
+    def load_position(self, position) -> None:
+        """Start the game of ``position`` (an ``sgf.SgfPosition``: size, komi, set-up stones, then
+        every move replayed with full rules, so an illegal one raises IllegalMove)."""
+        self.set_size(position.size)
+        self.set_komi(position.komi)
+        if position.setup:
+            self.setup(position.setup, position.to_move)
+        for color, point in position.moves:
+            self.play(color, point)
+
     def place_handicap(self, points: list[int]) -> None:
         """Black stones on an empty board (GTP ``set_free_handicap``); White moves next."""
         if len(points) < 2 or len(points) >= self.size * self.size:

@@ -377,12 +377,15 @@ class GtpEngine(pygtp.Engine):
             raise GtpError(f"cannot load file: {err}") from None
         if not MIN_GTP_SIZE <= game.size <= MAX_GTP_SIZE:
             raise GtpError(f"cannot load file: board size {game.size} is not from {MIN_GTP_SIZE} to {MAX_GTP_SIZE}")
-        sgf.replay(self.engine, game)
+        self.engine.load_position(game)
 
     def cmd_printsgf(self, args: list[str]) -> str | None:
         from goengine import sgf
 
-        text = sgf.dumps(self.engine)
+        engine = self.engine
+        text = sgf.dumps(
+            engine.size, engine.komi, engine.board.moves, engine.setup_stones, handicap=len(engine.handicap)
+        )
         if args:
             try:
                 with open(args[0], "w", encoding="utf-8") as handle:

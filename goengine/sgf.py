@@ -1,18 +1,22 @@
-"""SGF in and out, through sgfmill: the position of a file (``loadsgf``) and the game so far
-(``printsgf``).
+"""SGF in and out, through sgfmill: the one place that reads and writes game records.
 
-sgfmill parses and writes the format; this module only maps its moves to our points
-(``coords.from_sgf`` / ``to_sgf``) and replays them on an ``Engine`` with full rules.
+``load`` gives the position of a file (GTP ``loadsgf``); ``dumps`` writes a game from plain
+data (size, komi, moves, set-up stones, the root's properties), so the GTP engine's
+``printsgf`` and the match referee's game files come from the same code. sgfmill parses and
+writes the format; this module only maps its moves to our points (``coords.from_sgf`` /
+``to_sgf``). Replaying a loaded position on a game is the engine's business
+(``Engine.load_position``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sgfmill import sgf, sgf_moves
 
 from goengine import __version__, coords
-from goengine.board import BLACK, PASS, WHITE
+from goengine.kernels.board import BLACK, PASS, WHITE
 
 _COLOR = {"b": BLACK, "w": WHITE}
 _LETTER = {BLACK: "b", WHITE: "w"}
@@ -55,38 +59,40 @@ def load(path: str, move_number: int | None = None) -> SgfPosition:
     return SgfPosition(size, komi, setup, moves, to_move)
 
 
-def replay(engine, position: SgfPosition) -> None:
-    """Set up ``position`` on ``engine`` (size, komi, stones, then every move with full rules)."""
-    engine.set_size(position.size)
-    engine.set_komi(position.komi)
-    if position.setup:
-        engine.setup(position.setup, position.to_move)
-    for color, point in position.moves:
-        engine.play(color, point)
-
-
-def dumps(engine, result: str | None = None, comment: str | None = None, names: tuple[str, str] | None = None) -> str:
-    """The game on ``engine`` as SGF text: size, komi, Chinese rules, set-up stones, moves."""
-    size = engine.size
+def dumps(
+    size: int,
+    komi: float,
+    moves: Iterable[tuple[int, int]],
+    setup: Iterable[tuple[int, int]] = (),
+    handicap: int = 0,
+    names: tuple[str, str] | None = None,
+    result: str | None = None,
+    comment: str | None = None,
+    date: str | None = None,
+    game_name: str | None = None,
+) -> str:
+    """A game as SGF text: size, komi, Chinese rules, the application, set-up stones
+    (``(color, point)``; ``handicap`` > 0 adds HA), the moves ``(color, point)`` with PASS as an
+    empty move, and the optional root properties PB/PW (``names``), RE, C, DT and GN."""
     game = sgf.Sgf_game(size)
     root = game.get_root()
-    root.set("KM", engine.komi)
+    root.set("KM", komi)
     root.set("RU", "Chinese")
     root.set("AP", ("goengine", __version__))
-    black = [coords.to_sgf(size, p) for c, p in engine.setup_stones if c == BLACK]
-    white = [coords.to_sgf(size, p) for c, p in engine.setup_stones if c == WHITE]
+    setup = list(setup)
+    black = [coords.to_sgf(size, p) for c, p in setup if c == BLACK]
+    white = [coords.to_sgf(size, p) for c, p in setup if c == WHITE]
     if black or white:
         root.set_setup_stones(black, white)
-        if engine.handicap:
-            root.set("HA", len(engine.handicap))
+    if handicap:
+        root.set("HA", handicap)
     if names:
         root.set("PB", names[0])
         root.set("PW", names[1])
-    if result:
-        root.set("RE", result)
-    if comment:
-        root.set("C", comment)
-    for color, point in engine.board.moves:
+    for key, value in (("RE", result), ("C", comment), ("DT", date), ("GN", game_name)):
+        if value:
+            root.set(key, value)
+    for color, point in moves:
         node = game.extend_main_sequence()
         node.set_move(_LETTER[color], None if point == PASS else coords.to_sgf(size, point))
     return game.serialise().decode("utf-8")

@@ -31,16 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from goengine.match import (  # noqa: E402
-    GNUGO,
-    GameSpec,
-    append_record,
-    finished_keys,
-    load_records,
-    play_game,
-    summarize,
-    void_counts,
-)
+from goengine.lab.records import append_record, finished_keys, load_records, void_counts  # noqa: E402
+from goengine.lab.referee import GNUGO, GameSpec, play_game  # noqa: E402
+from goengine.lab.stats import summarize  # noqa: E402
 
 DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -m goengine --quiet"
 

@@ -16,8 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from goengine.gtpclient import GtpClient  # noqa: E402
-from goengine.match import load_records  # noqa: E402
+from goengine.lab.client import GtpClient  # noqa: E402
+from goengine.lab.records import load_records  # noqa: E402
 
 GNUGO = ["/usr/games/gnugo", "--mode", "gtp", "--chinese-rules", "--level", "10"]
 

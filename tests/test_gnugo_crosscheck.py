@@ -35,9 +35,9 @@ import pytest
 
 from goengine import coords
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, IllegalMove
-from goengine.gtpclient import GtpClient, GtpError
 from goengine.kernels import board as kb
 from goengine.kernels.rng import new_state, rand_below
+from goengine.lab.client import GtpClient, GtpError
 
 GNUGO = "/usr/games/gnugo"
 GNUGO_ARGV = [GNUGO, "--mode", "gtp", "--chinese-rules"]

@@ -35,7 +35,7 @@ import pytest
 
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE, Board, IllegalMove
-from goengine.gtpclient import GtpClient, GtpError
+from goengine.lab.client import GtpClient, GtpError
 
 GNUGO = "/usr/games/gnugo"
 GNUGO_ARGV = [

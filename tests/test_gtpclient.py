@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from goengine.gtpclient import (
+from goengine.lab.client import (
     GtpClient,
     GtpClientError,
     GtpEngineDied,

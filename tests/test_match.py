@@ -1,4 +1,4 @@
-"""The match runner: ``goengine.match`` (referee, records, statistics) and ``scripts/match.py``.
+"""The match laboratory: ``goengine.lab`` (referee, records, statistics) and ``scripts/match.py``.
 
 Most tests run ``scripts/match.py`` as a subprocess between fake GTP engines: a small Python
 script written into ``tmp_path`` (``FAKE_ENGINE``) that plays a few fixed, far-apart moves and
@@ -28,8 +28,9 @@ from pathlib import Path
 
 import pytest
 
-from goengine.gtpclient import GtpClient
-from goengine.match import append_record, elo, load_records, summarize, wilson
+from goengine.lab.client import GtpClient
+from goengine.lab.records import append_record, load_records
+from goengine.lab.stats import elo, summarize, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "match.py"

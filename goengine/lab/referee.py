@@ -1,22 +1,21 @@
-"""Matches between GTP engines: the referee, the game records, and the statistics.
+"""The referee: one game between two GTP engines, checked move by move, returned as a record.
 
-Reading guide: ``play_game`` referees one game between two GTP command lines and returns a
-record (a dict, so it crosses process and cluster boundaries); ``Match`` schedules the missing
-games of every configuration (``pending``), runs them locally or on a Dask cluster, and keeps
-each finished record in the JSONL file as soon as it ends (``record``); ``summarize`` turns the
-records into the result table with Wilson intervals and Elo intervals.
+Reading guide: ``play_game`` is the whole game; ``GameSpec`` says what to play; the record it
+returns is a plain dict (it crosses process and cluster boundaries) that ``lab.records`` keeps
+on disk and ``lab.stats`` summarises. Scheduling the games of a match (resume, process pool,
+Dask) is ``scripts/match.py``'s business.
 
 The referee trusts neither engine: every move is checked on our own ``Board`` (an illegal move
 loses the game for the engine that made it), every command has a timeout, a crash or hang or
-garbage answer voids the game (it is replayed once), and the final position is scored by our own
-area count and compared with both engines' ``final_score`` (a disagreement is recorded).
+garbage answer voids the game, and the final position is scored by our own area count and
+compared with both engines' ``final_score`` (a disagreement is recorded). An engine that knows
+``goengine-params`` is asked for its settings (selection rule, playout policy, prior and their
+parameters), which go into the record and the SGF comment.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-import math
 import os
 import shlex
 import time
@@ -24,9 +23,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from goengine import coords
-from goengine.board import BLACK, PASS, WHITE, Board, IllegalMove
-from goengine.gtpclient import GtpClient, GtpClientError, GtpError
+from goengine import coords, sgf
+from goengine.board import BLACK, WHITE, Board, IllegalMove
+from goengine.lab.client import GtpClient, GtpClientError, GtpError
 
 GNUGO = "/usr/games/gnugo --mode gtp --chinese-rules --positional-superko --capture-all-dead --level 10"
 
@@ -54,14 +53,34 @@ class GameSpec:
 
 @dataclass
 class Side:
+    """One side of a game: who it is (GTP ``name``, ``version`` and, for goengine, its settings
+    from ``goengine-params``) and what it spent."""
+
     name: str = ""
     version: str = ""
     moves: int = 0
     seconds: float = 0.0
+    settings: dict[str, str] = field(default_factory=dict)
 
 
 def _start(command: str, timeout: float) -> GtpClient:
     return GtpClient(shlex.split(command), timeout=timeout)
+
+
+def _engine_settings(client: GtpClient) -> dict[str, str]:
+    """``{key: value}`` from ``goengine-params`` (GoGui's ``[type] key value`` lines), for an
+    engine that knows the command; empty for any other engine."""
+    try:
+        if client.send("known_command goengine-params").strip() != "true":
+            return {}
+    except GtpError:  # an engine without known_command (GTP 2 requires it): no settings
+        return {}
+    settings = {}
+    for line in client.send("goengine-params").splitlines():
+        words = line.split(None, 2)
+        if len(words) == 3 and words[0].startswith("["):
+            settings[words[1]] = words[2]
+    return settings
 
 
 def _parse_score(text: str) -> float | None:
@@ -109,6 +128,7 @@ def play_game(spec: GameSpec) -> dict:
             engines[color] = client
             sides[color].name = client.send("name")
             sides[color].version = client.send("version")
+            sides[color].settings = _engine_settings(client)
             client.send(f"boardsize {spec.size}")
             client.send("clear_board")
             client.send(f"komi {spec.komi:g}")
@@ -194,161 +214,34 @@ def _result_text(record: dict) -> str:
 
 
 def _write_sgf(spec: GameSpec, record: dict, board: Board) -> str:
-    from sgfmill import sgf
-
-    game = sgf.Sgf_game(spec.size)
-    root = game.get_root()
-    root.set("KM", spec.komi)
-    root.set("RU", "Chinese")
-    root.set("DT", record["started"][:10])
-    root.set("PB", f"{record['black']['name']} {record['black']['version']}".strip())
-    root.set("PW", f"{record['white']['name']} {record['white']['version']}".strip())
-    root.set("RE", record["result"])
-    root.set("GN", spec.key)
-    root.set(
-        "C",
-        f"black: {record['black_command']}\nwhite: {record['white_command']}\n"
-        f"configuration {spec.config}, game {spec.index}, attempt {spec.attempt}\n"
-        f"termination: {record['reason']}\nfinal_score: {record.get('final_score')}",
+    """The game as ``SGF_DIR/CONFIG-NNNN.sgf``, written whole or not at all (rename)."""
+    settings = "".join(
+        f"\n{side} settings: {_settings_text(record[side].get('settings'))}"
+        for side in ("black", "white")
+        if record[side].get("settings")
     )
-    for color, point in board.moves:
-        node = game.extend_main_sequence()
-        node.set_move("b" if color == BLACK else "w", coords.to_sgf(spec.size, point) if point != PASS else None)
+    text = sgf.dumps(
+        spec.size,
+        spec.komi,
+        board.moves,
+        names=(
+            f"{record['black']['name']} {record['black']['version']}".strip(),
+            f"{record['white']['name']} {record['white']['version']}".strip(),
+        ),
+        result=record["result"],
+        date=record["started"][:10],
+        game_name=spec.key,
+        comment=f"black: {record['black_command']}\nwhite: {record['white_command']}\n"
+        f"configuration {spec.config}, game {spec.index}, attempt {spec.attempt}\n"
+        f"termination: {record['reason']}\nfinal_score: {record.get('final_score')}" + settings,
+    )
     path = Path(spec.sgf_dir) / f"{spec.config}-{spec.index:04d}.sgf"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".sgf.tmp")
-    tmp.write_bytes(game.serialise())
+    tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
     return str(path)
 
 
-# ---- statistics
-
-
-def wilson(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (draws count half a win)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    center = (p + z * z / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    # the ends are exactly 0 and 1 with no wins or no losses (rounding would leave 1e-17)
-    lo = 0.0 if wins <= 0 else max(0.0, center - half)
-    hi = 1.0 if wins >= n else min(1.0, center + half)
-    return lo, hi
-
-
-def elo(p: float) -> float:
-    """The Elo difference that gives win probability p (+-inf at 1 and 0)."""
-    if p <= 0:
-        return -math.inf
-    if p >= 1:
-        return math.inf
-    return 400 * math.log10(p / (1 - p))
-
-
-@dataclass
-class Summary:
-    config: str
-    games: int = 0
-    wins: float = 0.0
-    black_games: int = 0
-    black_wins: float = 0.0
-    white_games: int = 0
-    white_wins: float = 0.0
-    voids: int = 0
-    disagreements: int = 0
-    moves: int = 0
-    engine_seconds: float = 0.0
-    engine_moves: int = 0
-    opponent_seconds: float = 0.0
-    opponent_moves: int = 0
-    reasons: dict = field(default_factory=dict)
-
-    @property
-    def rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
-
-    @property
-    def elo_interval(self) -> tuple[float, float]:
-        lo, hi = self.interval
-        return elo(lo), elo(hi)
-
-
-def summarize(records: list[dict]) -> list[Summary]:
-    """One summary per configuration from the finished (non-void) records, in first-seen order."""
-    out: dict[str, Summary] = {}
-    for r in records:
-        s = out.setdefault(r["config"], Summary(r["config"]))
-        if r.get("void"):
-            s.voids += 1
-            continue
-        won = 0.5 if r["engine_won"] is None else float(r["engine_won"])
-        s.games += 1
-        s.wins += won
-        if r["engine_black"]:
-            s.black_games += 1
-            s.black_wins += won
-        else:
-            s.white_games += 1
-            s.white_wins += won
-        s.disagreements += int(bool(r.get("score_disagreement")))
-        s.moves += r["n_moves"]
-        mine, theirs = ("black", "white") if r["engine_black"] else ("white", "black")
-        s.engine_seconds += r[mine]["seconds"]
-        s.engine_moves += r[mine]["moves"]
-        s.opponent_seconds += r[theirs]["seconds"]
-        s.opponent_moves += r[theirs]["moves"]
-        key = r["reason"].split(":")[0].split(",")[0]
-        s.reasons[key] = s.reasons.get(key, 0) + 1
-    return list(out.values())
-
-
-def load_records(path: Path) -> list[dict]:
-    """Every record in the JSONL file; a torn last line (a crash mid-write) is skipped."""
-    records = []
-    if not path.exists():
-        return records
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-    return records
-
-
-def append_record(path: Path, record: dict) -> None:
-    """Append one record and fsync, so a crash or kill right after loses nothing. A torn last
-    line (a crash mid-write) is ended first, so it cannot swallow this record."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    line = (json.dumps(record, sort_keys=True) + "\n").encode("utf-8")
-    with path.open("a+b") as handle:
-        if handle.tell() > 0:
-            handle.seek(-1, os.SEEK_END)
-            if handle.read(1) != b"\n":
-                line = b"\n" + line
-        handle.write(line)
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def finished_keys(records: list[dict]) -> set[str]:
-    return {f"{r['config']}#{r['index']}" for r in records if not r.get("void")}
-
-
-def void_counts(records: list[dict]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for r in records:
-        if r.get("void"):
-            key = f"{r['config']}#{r['index']}"
-            counts[key] = counts.get(key, 0) + 1
-    return counts
+def _settings_text(settings: dict[str, str]) -> str:
+    return " ".join(f"{key}={value}" for key, value in settings.items())
