@@ -32,8 +32,9 @@ tests/sabaki/node_modules: tests/sabaki/package-lock.json
 
 sabaki: tests/sabaki/node_modules
 
-# The whole suite, then the board tests again as plain Python (NUMBA_DISABLE_JIT=1).
-test: install gnugo sabaki
+# The layering contract and ruff, the whole suite, then the board tests again as plain Python
+# (NUMBA_DISABLE_JIT=1).
+test: lint gnugo sabaki
 	$(BIN)/python -m pytest
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -m board -q
 
@@ -47,9 +48,11 @@ MATCH_ARGS ?= --games 4
 match: install gnugo
 	$(BIN)/python scripts/match.py $(MATCH_ARGS) --out results/make-match
 
+# ruff, and the import-linter contracts of pyproject.toml (the layers of the README's Layout)
 lint: install
 	$(BIN)/ruff check goengine tests scripts bench
 	$(BIN)/ruff format --check goengine tests scripts bench
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -16,7 +16,7 @@ import numpy as np
 
 from goengine import coords
 from goengine.kernels import board as kb
-from goengine.kernels import playout as kp
+from goengine.kernels import policy as kpolicy
 from goengine.kernels.rng import rand_below
 
 EMPTY, BLACK, WHITE, BORDER = kb.EMPTY, kb.BLACK, kb.WHITE, kb.BORDER
@@ -111,6 +111,12 @@ class Board:
         return None if self.ko_point is None else int(self.meta[kb.KO_COLOR])
 
     @property
+    def last_moves(self) -> tuple[int, int]:
+        """The points of the last move and of the one before it (PASS for a pass, or where the
+        game has fewer moves); the playout policies read them from the kernel state."""
+        return int(self.meta[kb.LAST_MOVE]), int(self.meta[kb.LAST_MOVE2])
+
+    @property
     def hash(self) -> int:
         return int(self.meta[kb.HASH])
 
@@ -188,11 +194,11 @@ class Board:
         return [p for p in self.points() if self.illegal_reason(c, p) is None]
 
     def random_move(self, rng: np.ndarray) -> int:
-        """A move of the playout policy for the side to move (uniform over legal points that are
-        not its own eyes, superko respected), or PASS. ``rng`` is a ``kernels.rng`` state."""
+        """A move of the ``uniform`` playout policy for the side to move (uniform over legal points
+        that are not its own eyes, superko respected), or PASS. ``rng`` is a ``kernels.rng`` state."""
         c = self.to_move
         # on a copy: the kernel reorders the empty-point list, and this is a query
-        p = int(kp.random_move(self.pts.copy(), self.meta, np.int64(c), rng))
+        p = int(kpolicy.random_move(self.pts.copy(), self.meta, np.int64(c), rng))
         if p == PASS or self.is_legal(c, p):
             return p
         # The kernel knows only simple ko; on the rare superko clash, draw again in Python.
@@ -256,6 +262,8 @@ class Board:
         board.meta[kb.KO] = kb.NO_POINT
         board.meta[kb.MOVES] = 0
         board.meta[kb.PASSES] = 0
+        board.meta[kb.LAST_MOVE] = PASS  # a diagram has no moves
+        board.meta[kb.LAST_MOVE2] = PASS
         board.meta[kb.TO_MOVE] = parse_color(to_move)
         board.history = [board.hash]
         board._seen = {board.hash}

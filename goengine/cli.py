@@ -15,69 +15,58 @@ import threading
 import time
 from pathlib import Path
 
-from goengine import __version__, rules
-from goengine.config import DEFAULT_RULE, EngineConfig, SearchConfig
+from goengine import __version__
+from goengine import config as cfg
+from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig
 
 
-def _param(text: str) -> tuple[str, str]:
+def _key_value(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
     return key.strip(), value.strip()
 
 
+def _choices_help() -> str:
+    """Every rule, policy and prior with its parameters' defaults, formatted as everywhere."""
+    parts = []
+    for chosen in CHOSEN:
+        names = "; ".join(chosen.registry.describe(name) for name in chosen.registry)
+        parts.append(f"{chosen.registry.plural.capitalize()}, with their parameters' defaults: {names}.")
+    return " ".join(parts)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The options. The search settings are read as text and checked by ``config.with_setting``,
+    as ``goengine-set`` checks them, so both give the same answer to the same input."""
+    defaults = SearchConfig()
     parser = argparse.ArgumentParser(
         prog="goengine",
         description="A Monte-Carlo tree search Go engine speaking GTP on stdin/stdout.",
-        epilog="Selection rules and their parameters (defaults): "
-        + "; ".join(
-            f"{name}: " + (", ".join(f"{k}={v:g}" for k, v in r.params.items()) or "none")
-            for name, r in rules.RULES.items()
-        ),
+        epilog=_choices_help(),
     )
     parser.add_argument("--version", action="version", version=f"goengine {__version__}")
     parser.add_argument("--size", type=int, default=9, help="initial board size, 5..19 (default 9)")
     parser.add_argument("--komi", type=float, default=7.5, help="initial komi (default 7.5)")
-    parser.add_argument(
-        "--rule", default=DEFAULT_RULE, choices=list(rules.RULES), help=f"selection rule (default {DEFAULT_RULE})"
-    )
-    parser.add_argument(
-        "--param",
-        type=_param,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a parameter of the rule, e.g. --param c=0.5 (repeatable)",
-    )
-    parser.add_argument(
-        "--playouts", type=int, default=None, help="playouts per move (default 10000 when no --seconds and no clock)"
-    )
-    parser.add_argument("--seconds", type=float, default=None, help="seconds per move (the clock may allow less)")
-    parser.add_argument("--threads", type=int, default=1, help="search threads, one tree each (default 1)")
-    parser.add_argument("--seed", type=int, default=1, help="random seed; with one thread a seed reproduces a game")
-    parser.add_argument(
-        "--resign-threshold", type=float, default=0.1, help="resign below this win rate (default 0.1; 0 never resigns)"
-    )
-    parser.add_argument(
-        "--resign-min-visits",
-        type=int,
-        default=1000,
-        help="resign only after this many root visits, or half the playout budget if less (default 1000)",
-    )
-    parser.add_argument(
-        "--max-memory",
-        type=float,
-        default=1024.0,
-        metavar="MB",
-        help="memory for the search trees in MB (default 1024)",
-    )
-    parser.add_argument(
-        "--expand-at",
-        type=int,
-        default=1,
-        help="expand a leaf after this many visits (default 1; 0 expands on the first)",
-    )
+    for chosen in CHOSEN:
+        kind = chosen.registry.kind
+        parser.add_argument(
+            chosen.option,
+            dest=chosen.field,
+            metavar="NAME",
+            help=f"{kind}: {', '.join(chosen.registry)} (default {getattr(defaults, chosen.field)})",
+        )
+        parser.add_argument(
+            chosen.param_option,
+            dest=chosen.params_field,
+            type=_key_value,
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help=f"a parameter of the {kind} (repeatable)",
+        )
+    for setting in SETTINGS:
+        parser.add_argument(setting.option, dest=setting.key, metavar=setting.kind.__name__.upper(), help=setting.help)
     parser.add_argument("--verbose", "-v", action="count", default=1, help="more on stderr")
     parser.add_argument("--quiet", "-q", action="store_true", help="nothing on stderr but errors")
     parser.add_argument(
@@ -89,22 +78,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def config_from_args(args: argparse.Namespace) -> EngineConfig:
-    params = dict(args.param)
-    rule = rules.get(args.rule)
-    for key, value in params.items():
-        rules.param_value(rule, key, value)  # raises ValueError with the parameter names
-    search = SearchConfig(
-        rule=rule.name,
-        params=tuple(sorted((k, v if k == "schedule" else float(v)) for k, v in params.items())),
-        playouts=args.playouts,
-        seconds=args.seconds,
-        threads=args.threads,
-        seed=args.seed,
-        expand_at=args.expand_at,
-        max_memory_mb=args.max_memory,
-        resign_threshold=args.resign_threshold,
-        resign_min_visits=args.resign_min_visits,
-    )
+    """The engine's configuration from the parsed options; ValueError with the message
+    ``goengine-set`` would give for the same setting."""
+    search = SearchConfig()
+    for chosen in CHOSEN:
+        if getattr(args, chosen.field) is not None:
+            search = cfg.with_setting(search, chosen.field, getattr(args, chosen.field))
+        for key, value in getattr(args, chosen.params_field):
+            search = cfg.with_param(search, chosen.field, key, value)
+    for setting in SETTINGS:
+        if getattr(args, setting.key) is not None:
+            search = cfg.with_setting(search, setting.key, getattr(args, setting.key))
     return EngineConfig(size=args.size, komi=args.komi, search=search)
 
 
@@ -128,17 +112,20 @@ def _warm_up(log) -> None:
     log(f"goengine: kernels ready in {time.perf_counter() - start:.1f} s")
 
 
-def random_game(args: argparse.Namespace) -> int:
+def random_game(config: EngineConfig) -> int:
+    """Print one game of uniformly random moves (``Board.random_move``) and its result."""
     from goengine.board import Board
     from goengine.kernels.rng import new_state
 
-    board = Board(args.size)
-    rng = new_state(args.seed)
-    while not board.is_over and len(board.moves) < 3 * args.size * args.size:
+    seed = config.search.seed
+    size = config.size
+    board = Board(size)
+    rng = new_state(seed)
+    while not board.is_over and len(board.moves) < 3 * size * size:
         board.play(board.to_move, board.random_move(rng))
-    score = board.score(args.komi)
+    score = board.score(config.komi)
     print(board.render())
-    print(f"{len(board.moves)} moves, seed {args.seed}, result {'B' if score > 0 else 'W'}+{abs(score):g}")
+    print(f"{len(board.moves)} moves, seed {seed}, result {'B' if score > 0 else 'W'}+{abs(score):g}")
     return 0
 
 
@@ -152,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     if args.random_game:
-        return random_game(args)
+        return random_game(config)
     verbosity = 0 if args.quiet else args.verbose
 
     def log(text: str) -> None:
@@ -164,11 +151,8 @@ def main(argv: list[str] | None = None) -> int:
 
     warm = threading.Thread(target=_warm_up, args=(log,), name="warm-up", daemon=True)
     warm.start()
-    try:
-        engine = Engine(config)
-    except ValueError as err:
-        parser.error(str(err))
-    log(f"goengine {__version__}: {engine.search.describe()}, seed {config.search.seed}")
+    engine = Engine(config)
+    log(f"goengine {__version__}: {config.search.describe()}, seed {config.search.seed}")
     code = serve(engine, log=log)
     # The input thread may still be blocked reading stdin, holding its lock; a normal interpreter
     # shutdown would then abort. Everything is answered and flushed, so leave at once.

@@ -1,33 +1,174 @@
-"""Configuration as data: one frozen dataclass passed down from the command line to the search.
+"""Configuration as data, and the one place where every search setting's rules live.
 
-Standard library only, so every layer can import it.
+``SearchConfig`` is a frozen dataclass passed from the command line down to the search; building
+one validates every field (``__post_init__``), so a bad value cannot reach a search whichever
+door it came through. ``SETTINGS`` is the schema of the plain settings (type, range, words for
+GoGui, command-line option, whether a change keeps the search trees); the named choices (the
+selection rule, the playout policy, the prior) and their parameters are checked by their
+registries (``goengine.registry``). The command line (``goengine.cli``) and ``goengine-set``
+(``goengine.gtp``) both read text through ``with_setting`` / ``with_param``, so the same input
+gets the same answer, word for word, through both.
+
+Reading guide: ``SearchConfig``, then ``with_setting``; ``page`` is what GoGui's parameter page
+shows.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import math
+import numbers
+import re
+from dataclasses import dataclass, field, fields, replace
+
+from goengine import policies, priors, rules
+from goengine.kernels.tree import BYTES_PER_NODE
 
 DEFAULT_RULE = "rave"
 DEFAULT_PLAYOUTS = 10000
+MIN_TREE_NODES = 1024  # the smallest tree a search accepts
+_NONE_WORDS = ("none", "off")
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One plain search setting: ``key`` (the ``SearchConfig`` field and ``goengine-set`` key),
+    ``kind`` (int or float), its inclusive range, whether it may be unset (``none``/``off``),
+    ``words`` (the key on GoGui's parameter page, which shows it capitalised with ``_`` as spaces;
+    ``goengine-set`` takes it too), the command-line ``option``, ``help``, and ``keeps_tree``
+    (changing it keeps the search trees: a budget, not a way of searching)."""
+
+    key: str
+    kind: type
+    lo: float
+    hi: float
+    words: str
+    option: str
+    help: str
+    optional: bool = False
+    keeps_tree: bool = False
+
+    def parse(self, text: str) -> int | float | None:
+        """The value ``text`` gives this setting; ValueError saying what is allowed."""
+        t = text.strip()
+        if self.optional and t.lower() in _NONE_WORDS:
+            return None
+        if self.kind is int:
+            if not _INTEGER.fullmatch(t):
+                raise ValueError(f"{self.key} must be an integer, got {text!r}")
+            return self.check(int(t))
+        try:
+            value = float(t)
+        except ValueError:
+            raise ValueError(f"{self.key} must be a number, got {text!r}") from None
+        return self.check(value)
+
+    def check(self, value):
+        """``value`` if this setting allows it (as its kind), else ValueError."""
+        if value is None:
+            if self.optional:
+                return None
+            raise ValueError(f"{self.key} needs a value")
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise ValueError(f"{self.key} must be a number, got {value!r}")
+        if not math.isfinite(value) or (self.kind is int and value != int(value)):
+            raise ValueError(f"{self.key} must be {'an integer' if self.kind is int else 'finite'}, got {value!r}")
+        value = self.kind(value)
+        if not self.lo <= value <= self.hi:
+            raise ValueError(f"{self.key} must be from {self.format(self.lo)} to {self.format(self.hi)}, got {value!r}")
+        return value
+
+    def format(self, value) -> str:
+        """How a value of this setting is written everywhere (``none`` when unset)."""
+        if value is None:
+            return "none"
+        if self.kind is int or (float(value).is_integer() and abs(value) < 1e15):
+            return str(int(value))
+        return f"{value:g}"
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "playouts", int, 1, 10**9, "playouts_per_move", "--playouts",
+        "playouts per move (default 10000 when neither this, --seconds nor a clock is set)",
+        optional=True, keeps_tree=True,
+    ),
+    Setting(
+        "seconds", float, 0.001, 86400.0, "seconds_per_move", "--seconds",
+        "seconds per move (a clock may allow less)", optional=True, keeps_tree=True,
+    ),
+    Setting("threads", int, 1, 64, "search_threads", "--threads", "search threads, one tree each (default 1)"),
+    Setting(
+        "seed", int, 0, 2**63 - 1, "random_seed", "--seed", "random seed; with one thread a seed reproduces a game"
+    ),
+    Setting(
+        "expand_at", int, 0, 10**6, "expand_after_visits", "--expand-at",
+        "expand a leaf after this many visits (default 1; 0 expands on the first)",
+    ),
+    Setting(
+        "max_memory_mb", float, 0.01, 2.0**20, "tree_memory_MB", "--max-memory",
+        "memory for the search trees in MB, shared evenly by the threads' trees (default 1024)",
+    ),
+    Setting(
+        "resign_threshold", float, 0.0, 1.0, "resign_below_win_rate", "--resign-threshold",
+        "resign below this win rate (default 0.1; 0 never resigns)", keeps_tree=True,
+    ),
+    Setting(
+        "resign_min_visits", int, 0, 10**9, "resign_after_visits", "--resign-min-visits",
+        "resign only after this many root visits, or half the playout budget if less (default 1000)",
+        keeps_tree=True,
+    ),
+)  # fmt: skip
+SETTING = {s.key: s for s in SETTINGS}
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """A setting chosen by name from a registry: ``field`` (``rule``), the field of its parameter
+    overrides (``params``), the registry, its words on GoGui's page, and its command-line options."""
+
+    field: str
+    params_field: str
+    registry: object  # goengine.registry.Registry
+    words: str
+    option: str
+    param_option: str
+
+
+CHOSEN: tuple[Chosen, ...] = (
+    Chosen("rule", "params", rules.RULES, "selection_rule", "--rule", "--param"),
+    Chosen("playout", "playout_params", policies.POLICIES, "playout_policy", "--playout", "--playout-param"),
+    Chosen("prior", "prior_params", priors.PRIORS, "prior_knowledge", "--prior", "--prior-param"),
+)
+CHOSEN_BY_FIELD = {c.field: c for c in CHOSEN}
 
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """How the engine searches.
+    """How the engine searches. Every field is checked when the object is built (ValueError).
 
+    ``rule``, ``playout``, ``prior``: the selection rule, the playout policy and the prior, by
+    name (``goengine.rules``, ``goengine.policies``, ``goengine.priors``), each with its parameter
+    overrides (``params``, ``playout_params``, ``prior_params``: sorted ``(name, number)`` pairs;
+    a parameter's words and named values are read and stored as its name and number).
     ``playouts`` and ``seconds``: the budget per move; when both are given the search stops at
     whichever comes first; with neither, DEFAULT_PLAYOUTS. A game clock (GTP time settings)
-    replaces ``seconds`` with the time it allows for the move. ``threads``: one tree per
-    thread (root parallelism), merged at the root. ``expand_at``: a leaf is expanded once it has
-    been visited this many times (0: on the first visit). ``max_memory_mb``: the trees of all
-    threads together stay under this; at the limit the trees stop growing and the search goes on.
+    replaces ``seconds`` with the time it allows for the move. ``threads``: one tree per thread
+    (root parallelism), merged at the root. ``expand_at``: a leaf is expanded once it has been
+    visited this many times (0: on the first visit). ``max_memory_mb``: the trees of all threads
+    together stay under this; at the limit the trees stop growing and the search goes on.
     ``resign_threshold``: resign when the best move's win rate is below it after
     ``resign_min_visits`` root visits, or half the playout budget when that is less (0 never
-    resigns).
+    resigns). ``reuse_tree``: keep the subtree of the moves played; ``batch``: iterations per call
+    into the kernels. The ranges are in ``SETTINGS``.
     """
 
     rule: str = DEFAULT_RULE
-    params: tuple[tuple[str, float | str], ...] = ()
+    params: tuple[tuple[str, float], ...] = ()
+    playout: str = policies.DEFAULT_POLICY
+    playout_params: tuple[tuple[str, float], ...] = ()
+    prior: str = priors.DEFAULT_PRIOR
+    prior_params: tuple[tuple[str, float], ...] = ()
     playouts: int | None = None
     seconds: float | None = None
     threads: int = 1
@@ -39,10 +180,42 @@ class SearchConfig:
     reuse_tree: bool = True
     batch: int = 128
 
+    def __post_init__(self) -> None:
+        for setting in SETTINGS:
+            object.__setattr__(self, setting.key, setting.check(getattr(self, setting.key)))
+        for chosen in CHOSEN:
+            choice = chosen.registry.get_choice(getattr(self, chosen.field))
+            overrides = dict(getattr(self, chosen.params_field))
+            chosen.registry.param_values(choice.name, overrides)  # raises for an unknown key or a bad value
+            normal = {choice.param(k).name: choice.param(k).parse(choice.name, v) for k, v in overrides.items()}
+            object.__setattr__(self, chosen.field, choice.name)
+            object.__setattr__(self, chosen.params_field, tuple(sorted(normal.items())))
+        if not isinstance(self.batch, int) or not 1 <= self.batch <= 10**6:
+            raise ValueError(f"batch must be an integer from 1 to 1000000, got {self.batch!r}")
+        nodes = self.max_memory_mb * 2**20 / (BYTES_PER_NODE * self.threads)
+        if nodes < MIN_TREE_NODES:
+            raise ValueError(
+                f"max_memory_mb {self.max_memory_mb:g} is too small for {self.threads} tree(s) "
+                f"of at least {MIN_TREE_NODES} nodes ({BYTES_PER_NODE} bytes each)"
+            )
+
     def with_params(self, **params: float | str) -> SearchConfig:
+        """This configuration with the rule's parameters ``params`` changed."""
         merged = dict(self.params)
         merged.update(params)
-        return replace(self, params=tuple(sorted(merged.items())))
+        return replace(self, params=tuple(merged.items()))
+
+    def describe(self) -> str:
+        """The rule, policy and prior with every parameter, for logs and records."""
+        parts = [c.registry.describe(getattr(self, c.field), getattr(self, c.params_field)) for c in CHOSEN]
+        return f"{parts[0]}; playout {parts[1]}; prior {parts[2]}"
+
+    def keeps_trees_of(self, other: SearchConfig) -> bool:
+        """Whether a search configured as ``other`` may keep its trees under this configuration:
+        they differ only in settings that do not change how trees are built (the budget and
+        the resignation rule)."""
+        keep = {s.key for s in SETTINGS if s.keeps_tree}
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self) if f.name not in keep)
 
 
 @dataclass(frozen=True)
@@ -52,3 +225,77 @@ class EngineConfig:
     size: int = 9
     komi: float = 7.5
     search: SearchConfig = field(default_factory=SearchConfig)
+
+
+# ---- text in: the command line and goengine-set
+
+
+def with_setting(config: SearchConfig, key: str, text: str) -> SearchConfig:
+    """``config`` with the setting called ``key`` set from ``text``: a plain setting (its key or
+    its words), ``rule`` / ``playout`` / ``prior`` (a name; the chosen kernel's parameters go back
+    to their defaults), or a parameter of the current rule, policy or prior (its name or words;
+    ``playout.NAME`` and ``prior.NAME`` say whose when a name is shared). ValueError with the
+    message both doors show."""
+    k = key.strip().lower()
+    for setting in SETTINGS:
+        if k in (setting.key, setting.words.lower()):
+            return replace(config, **{setting.key: setting.parse(text)})
+    for chosen in CHOSEN:
+        if k in (chosen.field, chosen.words.lower()):
+            return replace(config, **{chosen.field: text.strip(), chosen.params_field: ()})
+    for chosen in CHOSEN:
+        prefix = chosen.field + "."
+        if k.startswith(prefix):
+            return with_param(config, chosen.field, k[len(prefix) :], text)
+    for chosen in CHOSEN:
+        if _choice(config, chosen).param(k) is not None:
+            return with_param(config, chosen.field, k, text)
+    known = [s.key for s in SETTINGS] + [c.field for c in CHOSEN]
+    for chosen in CHOSEN:
+        known += [p.name for p in _choice(config, chosen).params]
+    raise ValueError(f"unknown setting {key!r}; known now: {', '.join(known)}")
+
+
+def with_param(config: SearchConfig, field_name: str, key: str, value: str | float) -> SearchConfig:
+    """``config`` with parameter ``key`` of its ``field_name`` (``rule``, ``playout``, ``prior``)
+    set to ``value``; ValueError naming the parameters it has."""
+    chosen = CHOSEN_BY_FIELD[field_name]
+    choice = _choice(config, chosen)
+    param = choice.param(key)
+    if param is None:
+        have = ", ".join(p.name for p in choice.params) or "none"
+        raise ValueError(f"{chosen.registry.kind} {choice.name} has no parameter {key!r}; it has: {have}")
+    merged = dict(getattr(config, chosen.params_field))
+    merged[param.name] = param.parse(choice.name, value)
+    return replace(config, **{chosen.params_field: tuple(merged.items())})
+
+
+def _choice(config: SearchConfig, chosen: Chosen):
+    return chosen.registry.get_choice(getattr(config, chosen.field))
+
+
+# ---- text out: GoGui's parameter page
+
+
+@dataclass(frozen=True)
+class PageRow:
+    """One line of the parameter page: ``key`` (words), the value as text, and how GoGui shows
+    it: a list of ``choices``, a check box (``flag``), or a text field."""
+
+    key: str
+    value: str
+    choices: tuple[str, ...] = ()
+    flag: bool = False
+
+
+def page(config: SearchConfig) -> list[PageRow]:
+    """Every setting of ``config``: the three choices, the plain settings, then the parameters of
+    the current rule, policy and prior, each value formatted as everywhere else."""
+    rows = [PageRow(c.words, getattr(config, c.field), tuple(c.registry)) for c in CHOSEN]
+    rows += [PageRow(s.words, s.format(getattr(config, s.key))) for s in SETTINGS]
+    for chosen in CHOSEN:
+        choice = _choice(config, chosen)
+        values = chosen.registry.param_values(choice.name, getattr(config, chosen.params_field))
+        for p in choice.params:
+            rows.append(PageRow(p.words, p.format(values[p.name]), tuple(p.names), p.flag))
+    return rows

@@ -1,8 +1,12 @@
 """Engine: one game's state (board, komi, history for undo, handicap, clocks) and the decisions
-on it (genmove, scoring, dead stones). No text: the GTP front-end parses and formats.
+on it (genmove, scoring, dead stones). No GTP: the front-end (``goengine.gtp``) reads its
+arguments, words its errors and formats its answers; the engine takes points and colours
+(``"D4"`` and ``"b"`` too, as ``Board`` does, for Python users), ``TimeSettings`` and
+``SearchConfig`` objects, and raises ``EngineError`` subclasses that say what went wrong.
 
 Reading guide: ``genmove`` (time budget -> ``Search.run`` -> play the move), then ``final_score``
-and ``final_status``, which judge dead stones by playouts (``ownership``).
+and ``final_status``, which judge dead stones by playouts (``ownership``). ``configure`` changes
+the search settings; ``config`` describes the engine as it is now.
 
 Dead stones: after ``OWNERSHIP_PLAYOUTS`` playouts from the position, a chain that ended mostly
 in the opponent's area is dead; seki is recognised from shared liberties (``chain_status``).
@@ -14,16 +18,13 @@ visited move (every other move looks no better).
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
-
 import numpy as np
 
+from goengine import clock as timing
 from goengine import coords
-from goengine.board import BLACK, EMPTY, PASS, WHITE, ZOBRIST, Board, IllegalMove, parse_color
-from goengine.config import EngineConfig
-from goengine.kernels import search as ksearch
-from goengine.kernels.rng import new_state
+from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, parse_color
+from goengine.clock import Clock, TimeSettings
+from goengine.config import EngineConfig, SearchConfig
 from goengine.search import RESIGN, Search, SearchResult
 
 OWNERSHIP_PLAYOUTS = 1000
@@ -34,50 +35,31 @@ class EngineError(ValueError):
     """A request the engine cannot carry out in the current state (the message says why)."""
 
 
-@dataclass
-class Clock:
-    """One player's clock as the controller last reported it (``time_left``)."""
-
-    seconds: float = 0.0
-    stones: int = 0  # stones left in the current byo-yomi period; 0 while in main time
-    known: bool = False
+class BoardNotEmpty(EngineError):
+    """Set-up stones or a handicap asked for on a board that has stones or moves."""
 
 
-@dataclass
-class TimeSettings:
-    """GTP / KGS time settings. ``kind``: none, absolute, byoyomi (Japanese: ``periods`` periods of
-    ``byo_time``), canadian (``byo_stones`` stones in ``byo_time``)."""
-
-    kind: str = "none"
-    main: float = 0.0
-    byo_time: float = 0.0
-    byo_stones: int = 0
-    periods: int = 0
-
-    @classmethod
-    def from_gtp(cls, main: float, byo_time: float, byo_stones: int) -> TimeSettings:
-        """``time_settings``: byo_stones 0 with byo_time > 0 means no limit (GTP 2, section 6.3;
-        GoGui sends ``0 1 0``); byo_time 0 means absolute time."""
-        if byo_time > 0 and byo_stones == 0:
-            return cls("none")
-        if byo_time == 0 and main == 0:
-            return cls("none")
-        if byo_time == 0:
-            return cls("absolute", main)
-        return cls("canadian", main, byo_time, byo_stones)
+class BadHandicap(EngineError):
+    """A number of handicap stones the board cannot take."""
 
 
-SAFETY_SECONDS = 0.3  # kept back on every move for latency and the controller's own bookkeeping
-SAFETY_SHARE = 0.1  # and this share of the time allowed
+class BadStones(EngineError):
+    """A list of set-up stones with a repeated point, a point off the board, or too few or too
+    many stones."""
+
+
+class NothingToUndo(EngineError):
+    """``undo`` with no move to take back (set-up stones are the start of the game)."""
 
 
 def fixed_handicap_points(size: int, n: int) -> list[int]:
-    """The GTP fixed handicap vertices (GTP 2, section 4.1.1) for ``n`` stones on ``size``."""
+    """The GTP fixed handicap points (GTP 2, section 4.1.1) for ``n`` stones on ``size``:
+    2 to 9 stones on odd boards from 9x9, 2 to 4 on 7x7 and on even boards, none below 7x7."""
     if size < 7:
-        raise EngineError("board too small for fixed handicap")
+        raise BadHandicap(f"no fixed handicap on a {size}x{size} board (7x7 at least)")
     limit = 9 if size % 2 == 1 and size >= 9 else 4
     if not 2 <= n <= limit:
-        raise EngineError("invalid number of stones")
+        raise BadHandicap(f"a fixed handicap on {size}x{size} has 2 to {limit} stones, not {n}")
     d = 3 if size < 13 else 4
     lo, hi, mid = d, size + 1 - d, (size + 1) // 2
     corners = [(lo, lo), (hi, hi), (lo, hi), (hi, lo)]  # D4 Q16 D16 Q4, as (column, row) from A1
@@ -111,10 +93,10 @@ class Engine:
     """A game in progress and the engine's view of it."""
 
     def __init__(self, config: EngineConfig | None = None):
-        self.config = config or EngineConfig()
-        self.search = Search(self.config.search)
-        self.komi = self.config.komi
-        self.board = Board(self.config.size)
+        config = config or EngineConfig()
+        self.search = Search(config.search)
+        self.komi = config.komi
+        self.board = Board(config.size)
         self._undo: list[Board] = []
         self.handicap: list[int] = []
         self.setup_stones: list[tuple[int, int]] = []
@@ -122,11 +104,31 @@ class Engine:
         self.clocks = {BLACK: Clock(), WHITE: Clock()}
         self.last_result: SearchResult | None = None
 
+    @property
+    def config(self) -> EngineConfig:
+        """The engine's settings as they are now: the board size and komi of the current game,
+        and the search's configuration (the one source of truth for it)."""
+        return EngineConfig(size=self.size, komi=self.komi, search=self.search.config)
+
+    def configure(self, config: SearchConfig) -> None:
+        """Search with ``config`` from now on; the search keeps its trees when only the budget
+        or the resignation rule changed (``Search.configure``)."""
+        self.search.configure(config)
+
+    def close(self) -> None:
+        """Stop the search's worker threads."""
+        self.search.close()
+
     # ---- game set-up
 
     @property
     def size(self) -> int:
         return self.board.size
+
+    @property
+    def board_is_empty(self) -> bool:
+        """No stone on the board and no move played (set-up and handicap need it)."""
+        return not self.board.moves and all(self.board.color_at(p) == EMPTY for p in self.board.points())
 
     def set_size(self, size: int) -> None:
         coords.check_size(size)
@@ -141,19 +143,16 @@ class Engine:
     def set_komi(self, komi: float) -> None:
         self.komi = float(komi)
 
-    def set_search(self, search: Search) -> None:
-        """Replace the searcher (new rule, threads, seed...), closing the old one."""
-        self.search.close()
-        self.search = search
-
     def setup(self, stones: list[tuple[int, int]], to_move: int = BLACK) -> None:
         """Start the game from set-up stones ``(color, point)`` on an empty board (SGF AB/AW):
         the position is the first of the game's history, and cannot be undone."""
-        if any(self.board.color_at(p) != EMPTY for p in self.board.points()) or self.board.moves:
-            raise EngineError("board not empty")
+        if not self.board_is_empty:
+            raise BoardNotEmpty("the board already has stones or moves")
         points = [p for _, p in stones]
-        if len(set(points)) != len(points) or any(p == PASS or not coords.on_board(self.size, p) for p in points):
-            raise EngineError("bad vertex list")
+        if len(set(points)) != len(points):
+            raise BadStones("a point is given twice")
+        if any(p == PASS or not coords.on_board(self.size, p) for p in points):
+            raise BadStones("a stone is not on the board")
         self.board = board_of(self.size, stones, to_move)
         self._undo.clear()
         self.setup_stones = list(stones)
@@ -171,7 +170,7 @@ class Engine:
     def place_handicap(self, points: list[int]) -> None:
         """Black stones on an empty board (GTP ``set_free_handicap``); White moves next."""
         if len(points) < 2 or len(points) >= self.size * self.size:
-            raise EngineError("bad vertex list")
+            raise BadStones(f"a handicap has from 2 to {self.size * self.size - 1} stones, not {len(points)}")
         self.setup([(BLACK, p) for p in points], to_move=WHITE)
         self.handicap = list(points)
 
@@ -185,7 +184,7 @@ class Engine:
         what Pachi and Fuego also return for n up to the layout's limit; beyond it, the points
         the search likes best for Black, one by one."""
         if n < 2 or n >= self.size * self.size:
-            raise EngineError("invalid number of stones")
+            raise BadHandicap(f"a handicap has from 2 to {self.size * self.size - 1} stones, not {n}")
         if self.size >= 7:
             limit = 9 if self.size % 2 and self.size >= 9 else 4
             if n <= limit:
@@ -193,8 +192,8 @@ class Engine:
             points = fixed_handicap_points(self.size, limit)
         else:
             points = []  # no fixed layout below 7x7: every stone is the search's choice
-        if any(self.board.color_at(p) != EMPTY for p in self.board.points()) or self.board.moves:
-            raise EngineError("board not empty")
+        if not self.board_is_empty:
+            raise BoardNotEmpty("the board already has stones or moves")
         board = Board(self.size)
         for p in points:
             board.play(BLACK, p)
@@ -222,7 +221,7 @@ class Engine:
 
     def undo(self) -> None:
         if not self._undo:
-            raise EngineError("cannot undo")
+            raise NothingToUndo("no move to undo")
         self.board = self._undo.pop()
 
     def genmove(
@@ -258,11 +257,13 @@ class Engine:
     # ---- time
 
     def set_time(self, settings: TimeSettings) -> None:
+        """The game's time system; the clocks forget the controller's last reports."""
         self.time_settings = settings
         for clock in self.clocks.values():
             clock.known = False
 
     def time_left(self, color: int | str, seconds: float, stones: int) -> None:
+        """The controller's report of ``color``'s clock (GTP ``time_left``)."""
         self.clocks[parse_color(color)] = Clock(float(seconds), int(stones), True)
 
     def _budget(self, color: int, board: Board) -> tuple[int | None, float | None]:
@@ -276,42 +277,17 @@ class Engine:
         return playouts, seconds
 
     def seconds_for_move(self, color: int, board: Board) -> float | None:
-        """The thinking time the clock allows for this move, or None without a clock.
-
-        In main time, the time left is spread over the moves we still expect to play (half the
-        empty points, at least 10, as Pachi and Fuego estimate), plus one byo-yomi period's share;
-        in byo-yomi, a period's time over its stones. A safety margin is always kept back."""
-        ts = self.time_settings
-        if ts.kind == "none":
-            return None
-        clock = self.clocks[color]
-        main_left = clock.seconds if clock.known else ts.main
-        if ts.kind == "byoyomi" and clock.known and (clock.stones > 0 or clock.seconds <= ts.byo_time):
-            # in a Japanese period: KGS's time_left gives the period's time and the periods left
-            per_move = clock.seconds
-        elif clock.known and clock.stones > 0:  # in Canadian byo-yomi: time over stones
-            per_move = clock.seconds / clock.stones
-        else:
-            empties = sum(1 for p in board.points() if board.color_at(p) == EMPTY)
-            expected = max(10, empties // 2)
-            per_move = main_left / expected
-            if ts.kind == "canadian" and ts.byo_stones > 0:
-                per_move += ts.byo_time / ts.byo_stones
-            elif ts.kind == "byoyomi":
-                per_move += ts.byo_time
-            per_move = min(per_move, main_left / 2 + ts.byo_time)
-        allowed = per_move * (1 - SAFETY_SHARE) - SAFETY_SECONDS
-        return max(0.05, allowed)
+        """The thinking time the clock allows ``color`` for a move in ``board``, or None without
+        a clock (``clock.seconds_for_move``)."""
+        empty = sum(1 for p in board.points() if board.color_at(p) == EMPTY)
+        return timing.seconds_for_move(self.time_settings, self.clocks[color], empty)
 
     # ---- scoring
 
     def ownership(self, playouts: int = OWNERSHIP_PLAYOUTS, seed: int | None = None) -> np.ndarray:
         """For every padded point, the share of playouts that ended with Black owning it minus the
         share for White, in [-1, 1] (area ownership)."""
-        counts = np.zeros(self.board.pts.shape[1], dtype=np.int64)
-        rng = new_state(self.search.config.seed if seed is None else seed)
-        cap = np.int64(3 * self.size * self.size)
-        ksearch.owner_counts(self.board.pts, self.board.meta, ZOBRIST, rng, np.int64(playouts), cap, counts)
+        counts = self.search.owner_counts(self.board, playouts, self.search.config.seed if seed is None else seed)
         return counts / float(playouts)
 
     def chain_status(self, owner: np.ndarray | None = None) -> dict[int, str]:
@@ -371,17 +347,15 @@ class Engine:
             board = board_of(self.size, alive)
         return board.area_score() - self.komi
 
-    # ---- misc
 
-    def cputime(self) -> float:
-        return time.process_time()
-
-
-def format_score(score: float) -> str:
-    """GTP's result format: ``B+3.5``, ``W+0.5``, ``0`` for a draw."""
-    if score == 0:
-        return "0"
-    return f"{'B' if score > 0 else 'W'}+{abs(score):g}"
-
-
-__all__ = ["Engine", "EngineError", "IllegalMove", "RESIGN", "PASS", "TimeSettings", "format_score"]
+__all__ = [
+    "BadHandicap",
+    "BadStones",
+    "BoardNotEmpty",
+    "Engine",
+    "EngineError",
+    "NothingToUndo",
+    "PASS",
+    "RESIGN",
+    "TimeSettings",
+]

@@ -2,8 +2,9 @@
 
 A rule is chosen by name (``ucb1``, ``kl-ucb-rave``, ...). ``resolve(name, **params)`` turns a
 name and parameter overrides into what the kernels take: an integer rule id and a float64
-parameter array. The formulas themselves live in ``goengine.kernels.select``, once each; this
-module only describes them.
+parameter array, each parameter at the index constant of ``goengine.kernels.select`` the entry
+below names. The formulas themselves live in ``goengine.kernels.select``, once each; this
+module only describes them (the shape every named choice has: ``goengine.registry``).
 
     >>> round(score("ucb1", wins=20, visits=2, parent_visits=4, c=2.0), 3)  # seed 002's S1
     11.665
@@ -11,103 +12,115 @@ module only describes them.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from goengine.kernels import select as ks
 from goengine.kernels.rng import new_state
+from goengine.kernels.search import MAX_PARAMS
+from goengine.registry import Choice, Param, Registry
 
-SCHEDULES = {"hand": ks.SCHEDULE_HAND, "mse": ks.SCHEDULE_MSE}
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A selection rule: its kernel id, parameters (name -> default, in kernel order), whether it
-    needs AMAF statistics, and where the formula comes from."""
-
-    name: str
-    rule_id: int
-    params: dict[str, float] = field(default_factory=dict)
-    needs_amaf: bool = False
-    source: str = ""
+SCHEDULES = (("hand-selected", ks.SCHEDULE_HAND), ("hand", ks.SCHEDULE_HAND))
+SCHEDULES += (("minimum-MSE", ks.SCHEDULE_MSE), ("mse", ks.SCHEDULE_MSE))
 
 
-_RAVE_PARAMS = {"schedule": ks.SCHEDULE_MSE, "k": 1000.0, "b": 0.01, "c": 0.0}
+def _rave_params() -> tuple[Param, ...]:
+    return (
+        Param(
+            "schedule",
+            ks.RAVE_SCHEDULE,
+            ks.SCHEDULE_MSE,
+            "AMAF_weight_schedule",
+            "how the AMAF mean's weight falls: hand-selected sqrt(k/(3N+k)) or minimum-MSE",
+            choices=SCHEDULES,
+        ),
+        Param("k", ks.RAVE_K, 1000.0, "hand_schedule_equivalence_k", "parent visits at which the weight is 1/2"),
+        Param("b", ks.RAVE_B, 0.01, "minimum_MSE_bias_b", "the RAVE bias of the minimum-MSE schedule"),
+        Param("c", ks.RAVE_C, 0.0, "exploration_constant_C", "UCB exploration term (0: none, the paper's)"),
+    )
 
-RULES: dict[str, Rule] = {
-    r.name: r
-    for r in (
-        Rule("ucb1", ks.UCB1, {"c": 1.4142135623730951}, source="seed 002_76cbbfab57ec8172.txt; Auer et al. 2002"),
-        Rule("ucb1-tuned", ks.UCB1_TUNED, {"gamma": 1.0}, source="seed 000_3122025fe939e09b.txt eq. 1.1-1.2, 3.1"),
-        Rule("beta-ucb", ks.BETA_UCB, {"gamma": 1.0}, source="seed 000_3122025fe939e09b.txt eq. 2.1-2.2, 3.1"),
-        Rule(
+
+RULES = Registry(
+    "selection rule",
+    (
+        Choice(
+            "ucb1",
+            ks.UCB1,
+            (Param("c", ks.UCB1_C, 1.4142135623730951, "exploration_constant_C"),),
+            "seed 002_76cbbfab57ec8172.txt; Auer et al. 2002",
+        ),
+        Choice(
+            "ucb1-tuned",
+            ks.UCB1_TUNED,
+            (Param("gamma", ks.UCB1_TUNED_GAMMA, 1.0, "exploration_gamma"),),
+            "seed 000_3122025fe939e09b.txt eq. 1.1-1.2, 3.1",
+        ),
+        Choice(
+            "beta-ucb",
+            ks.BETA_UCB,
+            (Param("gamma", ks.BETA_UCB_GAMMA, 1.0, "exploration_gamma"),),
+            "seed 000_3122025fe939e09b.txt eq. 2.1-2.2, 3.1",
+        ),
+        Choice(
             "beta-mean-ucb",
             ks.BETA_MEAN_UCB,
-            {"c": 0.4472135954999579, "prior": 1.0},
-            source="seed 001_409292b0b5da6ccf.txt (libego; C = sqrt(0.2))",
+            (
+                Param("c", ks.BETA_MEAN_UCB_C, 0.4472135954999579, "exploration_constant_C"),
+                Param(
+                    "bias",
+                    ks.BETA_MEAN_UCB_BIAS,
+                    1.0,
+                    "start_from_one_win_one_loss",
+                    "the one-win-one-loss initial bias",
+                    flag=True,
+                ),
+            ),
+            "seed 001_409292b0b5da6ccf.txt (libego; C = sqrt(0.2))",
         ),
-        Rule("kl-ucb", ks.KL_UCB, {"c": 0.0}, source="seed 003_ec764aba0e4115cd.txt eq. 3; Garivier and Cappe 2011"),
-        Rule("rave", ks.RAVE, dict(_RAVE_PARAMS), needs_amaf=True, source="Gelly and Silver 2011 (MC-RAVE)"),
-        Rule("kl-ucb-rave", ks.KL_UCB_RAVE, dict(_RAVE_PARAMS), needs_amaf=True, source="seed 003 eq. 5"),
-        Rule("ucb-v", ks.UCB_V, {"c": 1.0, "zeta": 1.0}, source="seed 004_b7bcabfe495e5caa.txt eq. 3-4"),
-        Rule("ucb-minimal", ks.UCB_MINIMAL, {"c1": 2.5, "c2": 1.0}, source="seed 004_b7bcabfe495e5caa.txt eq. 2"),
-        Rule("thompson", ks.THOMPSON, {}, source="Thompson 1933; Beta(W+1, L+1) posterior"),
-    )
-}
+        Choice(
+            "kl-ucb",
+            ks.KL_UCB,
+            (Param("c", ks.KL_UCB_C, 0.0, "ln_ln_t_coefficient_c"),),
+            "seed 003_ec764aba0e4115cd.txt eq. 3; Garivier and Cappe 2011",
+        ),
+        Choice("rave", ks.RAVE, _rave_params(), "Gelly and Silver 2011 (MC-RAVE)", needs_amaf=True),
+        Choice("kl-ucb-rave", ks.KL_UCB_RAVE, _rave_params(), "seed 003_ec764aba0e4115cd.txt eq. 5", needs_amaf=True),
+        Choice(
+            "ucb-v",
+            ks.UCB_V,
+            (
+                Param("c", ks.UCB_V_C, 1.0, "exploration_constant_c"),
+                Param("zeta", ks.UCB_V_ZETA, 1.0, "exploration_function_zeta"),
+            ),
+            "seed 004_b7bcabfe495e5caa.txt eq. 3-4",
+        ),
+        Choice(
+            "ucb-minimal",
+            ks.UCB_MINIMAL,
+            (
+                Param("c1", ks.UCB_MINIMAL_C1, 2.5, "bonus_C1"),
+                Param("c2", ks.UCB_MINIMAL_C2, 1.0, "visits_exponent_C2"),
+            ),
+            "seed 004_b7bcabfe495e5caa.txt eq. 2",
+        ),
+        Choice("thompson", ks.THOMPSON, (), "Thompson 1933; Beta(W+1, L+1) posterior"),
+    ),
+    MAX_PARAMS,
+)
 
 
-def get(name: str) -> Rule:
+def get(name: str) -> Choice:
     """The rule called ``name``; ValueError listing the known names otherwise."""
-    rule = RULES.get(name.strip().lower())
-    if rule is None:
-        raise ValueError(f"unknown selection rule {name!r}; known: {', '.join(RULES)}")
-    return rule
-
-
-def param_value(rule: Rule, key: str, value: float | str) -> float:
-    """One parameter value as the kernel takes it (``schedule`` accepts ``hand``/``mse``)."""
-    if key not in rule.params:
-        raise ValueError(f"rule {rule.name} has no parameter {key!r}; it has: {', '.join(rule.params) or 'none'}")
-    if key == "schedule" and isinstance(value, str):
-        if value not in SCHEDULES:
-            raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {value!r}")
-        return SCHEDULES[value]
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"parameter {key} of {rule.name} must be a number, got {value!r}") from None
-    if not math.isfinite(number):
-        raise ValueError(f"parameter {key} of {rule.name} must be finite, got {value!r}")
-    if key == "schedule" and number not in SCHEDULES.values():
-        raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {value!r}")
-    return number
+    return RULES.get_choice(name)
 
 
 def resolve(name: str, **params: float | str) -> tuple[int, np.ndarray]:
     """``(rule id, float64 parameter array)`` for the kernels, defaults overridden by ``params``."""
-    rule = get(name)
-    values = dict(rule.params)
-    for key, value in params.items():
-        values[key] = param_value(rule, key, value)
-    array = np.zeros(max(1, len(values)), dtype=np.float64)
-    for i, key in enumerate(rule.params):
-        array[i] = values[key]
-    return rule.rule_id, array
+    return get(name).id, RULES.array(name, params)
 
 
-def describe(name: str, params: np.ndarray | None = None) -> str:
+def describe(name: str, **params: float | str) -> str:
     """``name key=value ...`` for logs and SGF comments."""
-    rule = get(name)
-    values = list(rule.params.values()) if params is None else list(params[: len(rule.params)])
-    parts = []
-    for key, value in zip(rule.params, values, strict=True):
-        if key == "schedule":
-            parts.append(f"schedule={'hand' if value == ks.SCHEDULE_HAND else 'mse'}")
-        else:
-            parts.append(f"{key}={value:g}")
-    return " ".join([rule.name, *parts])
+    return RULES.describe(name, params)
 
 
 def score(

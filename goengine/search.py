@@ -3,7 +3,11 @@
 Reading guide: ``Search.run`` re-roots the trees on the position (``_reroot``), runs batches of
 iterations on every thread (``_run_thread``, which calls ``kernels.search.run_iterations``),
 merges the roots (``root_stats``) and decides (``_decide``): the most visited child, or resign,
-or pass.
+or pass. ``configure`` takes new settings, keeping the trees when only the budget changed.
+
+The kernels get the configuration as two arrays built once (``KernelSettings``): the integer
+settings (rule, playout policy and prior ids, expansion threshold, ...) and the parameter rows
+of the rule, the policy and the prior (``kernels.search`` names the slots).
 
 Root parallelism: with ``threads = T`` there are T independent trees, each with its own RNG
 (seed ``seed + k``), searched concurrently (the kernel releases the GIL) and merged at the root
@@ -20,9 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from goengine import rules
 from goengine.board import PASS, ZOBRIST, Board
-from goengine.config import DEFAULT_PLAYOUTS, SearchConfig
+from goengine.config import CHOSEN, DEFAULT_PLAYOUTS, SearchConfig
 from goengine.kernels import board as kb
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
@@ -34,13 +37,17 @@ INITIAL_NODES = 1 << 15
 
 @dataclass
 class MoveStats:
-    """One root move after a search: visits, win rate for the side to move, AMAF figures."""
+    """One root move after a search: the visits and wins searched (the prior's virtual ones not
+    included), the win rate for the side to move, the AMAF figures, and the prior's virtual
+    visits and wins."""
 
     move: int
     visits: int
     wins: float
     amaf_visits: int = 0
     amaf_wins: float = 0.0
+    prior_visits: int = 0
+    prior_wins: float = 0.0
 
     @property
     def winrate(self) -> float:
@@ -66,6 +73,44 @@ class SearchResult:
         return self.stats[0].winrate if self.stats and self.stats[0].visits else 0.5
 
 
+@dataclass(frozen=True)
+class KernelSettings:
+    """A ``SearchConfig`` as the kernels take it: ``settings`` (int64, ``kernels.search``'s slots
+    RULE, POLICY, PRIOR, NEEDS_AMAF, EXPAND_AT, MAX_MOVES, GROW) and ``params`` (float64 rows
+    RULE_PARAMS, POLICY_PARAMS, PRIOR_PARAMS and SCALARS). The per-position fields (MAX_MOVES,
+    GROW, KOMI) are filled in by ``for_position``."""
+
+    settings: np.ndarray
+    params: np.ndarray
+
+    @classmethod
+    def of(cls, config: SearchConfig) -> KernelSettings:
+        settings = np.zeros(ksearch.N_SETTINGS, dtype=np.int64)
+        params = np.zeros((ksearch.N_PARAM_ROWS, ksearch.MAX_PARAMS), dtype=np.float64)
+        rows = {"rule": ksearch.RULE_PARAMS, "playout": ksearch.POLICY_PARAMS, "prior": ksearch.PRIOR_PARAMS}
+        slots = {"rule": ksearch.RULE, "playout": ksearch.POLICY, "prior": ksearch.PRIOR}
+        for chosen in CHOSEN:
+            name = getattr(config, chosen.field)
+            settings[slots[chosen.field]] = chosen.registry[name].id
+            params[rows[chosen.field]] = chosen.registry.array(name, getattr(config, chosen.params_field))
+        settings[ksearch.NEEDS_AMAF] = int(chosen_rule(config).needs_amaf)
+        settings[ksearch.EXPAND_AT] = config.expand_at
+        return cls(settings, params)
+
+    def for_position(self, komi: float, max_moves: int, grow: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Copies of both arrays with the fields of one position and tree filled in."""
+        settings, params = self.settings.copy(), self.params.copy()
+        settings[ksearch.MAX_MOVES] = max_moves
+        settings[ksearch.GROW] = int(grow)
+        params[ksearch.SCALARS, ksearch.KOMI] = komi
+        return settings, params
+
+
+def chosen_rule(config: SearchConfig):
+    """The selection rule (``goengine.registry.Choice``) of ``config``."""
+    return CHOSEN[0].registry[config.rule]
+
+
 class Tree:
     """One tree with its RNG: the kernel arrays, grown on demand up to ``max_nodes``."""
 
@@ -88,7 +133,7 @@ class Tree:
         """Double the pool (at most to ``max_nodes``), keeping every node where it is."""
         cap = min(self.max_nodes, 2 * self.ti.shape[1])
         ti = np.zeros((kt.NI, cap), dtype=np.int32)
-        tf = np.zeros((kt.NF, cap), dtype=np.float32)
+        tf = np.zeros((kt.NF, cap), dtype=np.float64)
         n = self.nodes
         ti[:, :n] = self.ti[:, :n]
         tf[:, :n] = self.tf[:, :n]
@@ -109,7 +154,7 @@ class Tree:
             return
         cap = self.ti.shape[1]
         ti = np.zeros((kt.NI, cap), dtype=np.int32)
-        tf = np.zeros((kt.NF, cap), dtype=np.float32)
+        tf = np.zeros((kt.NF, cap), dtype=np.float64)
         tmeta = np.zeros(kt.NTMETA, dtype=np.int64)
         kt.copy_subtree(self.ti, self.tf, np.int64(node), ti, tf, tmeta)
         self.ti, self.tf, self.tmeta = ti, tf, tmeta
@@ -120,26 +165,36 @@ class Tree:
 
 
 class Search:
-    """A UCT search with the selection rule of ``config`` (see ``goengine.rules``)."""
+    """A UCT search with the selection rule, playout policy and prior of ``config``."""
 
     def __init__(self, config: SearchConfig | None = None):
         self.config = config or SearchConfig()
-        rule = rules.get(self.config.rule)
-        self.rule_name = rule.name
-        self.rule_id, self.params = rules.resolve(rule.name, **dict(self.config.params))
-        self.needs_amaf = rule.needs_amaf
-        threads = max(1, int(self.config.threads))
-        max_nodes = int(self.config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * threads))
-        if max_nodes < 1024:
-            raise ValueError(f"max memory {self.config.max_memory_mb} MB is too small for {threads} tree(s)")
-        self.trees = [Tree(max_nodes, self.config.seed + k) for k in range(threads)]
-        self._pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
         self._position: tuple | None = None  # (size, komi, moves, first hash, to move) of the roots
         self._interrupt = False
         self._resign_visits = self.config.resign_min_visits
+        self._pool: ThreadPoolExecutor | None = None
+        self._build()
+
+    def _build(self) -> None:
+        """Fresh trees, thread pool and kernel settings for ``self.config``."""
+        self.close()
+        cfg = self.config
+        self.kernel = KernelSettings.of(cfg)
+        max_nodes = int(cfg.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * cfg.threads))
+        self.trees = [Tree(max_nodes, cfg.seed + k) for k in range(cfg.threads)]
+        self._pool = ThreadPoolExecutor(max_workers=cfg.threads) if cfg.threads > 1 else None
+        self._position = None
+
+    def configure(self, config: SearchConfig) -> None:
+        """Search with ``config`` from now on. The trees are kept when only the budget or the
+        resignation rule changed (``SearchConfig.keeps_trees_of``); otherwise they start afresh."""
+        keep = config.keeps_trees_of(self.config)
+        self.config = config
+        if not keep:
+            self._build()
 
     def describe(self) -> str:
-        return rules.describe(self.rule_name, self.params)
+        return self.config.describe()
 
     def interrupt(self) -> None:
         """Ask a running search to stop after its current batch (thread-safe)."""
@@ -223,31 +278,25 @@ class Search:
         batch = max(1, int(self.config.batch))
         if board.size > 13:
             batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
+        settings, params = self.kernel.for_position(komi, cap, True)
         while not self._interrupt:
             n = batch if share is None else min(batch, share - done)
             if n <= 0 or time.perf_counter() >= deadline:
                 break
+            settings[ksearch.GROW] = tree.can_grow()
             ran = ksearch.run_iterations(
-                tree.ti,
-                tree.tf,
-                tree.tmeta,
-                board.pts,
-                root_meta,
-                ZOBRIST,
-                seen,
+                (tree.ti, tree.tf, tree.tmeta),
+                (board.pts, root_meta, ZOBRIST, seen),
+                settings,
+                params,
                 tree.rng,
                 np.int64(n),
-                np.int64(self.rule_id),
-                self.params,
-                self.needs_amaf,
-                np.int64(self.config.expand_at),
-                np.float64(komi),
-                cap,
-                tree.can_grow(),
             )
             done += ran
             if tree.tmeta[kt.FULL] and tree.can_grow():
                 tree.grow()
+            elif ran == 0:
+                break  # the root has MAX_VISITS visits: its counts must not wrap
             if reports and callback is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + interval
                 callback(self.result(board, komi))
@@ -285,6 +334,23 @@ class Search:
             else:
                 tree.keep_subtree(node)
 
+    def owner_counts(self, board: Board, playouts: int, seed: int) -> np.ndarray:
+        """For every padded point, how many of ``playouts`` playouts (of this search's policy)
+        from the position ended with Black owning it, minus those with White owning it."""
+        counts = np.zeros(board.pts.shape[1], dtype=np.int64)
+        ksearch.owner_counts(
+            board.pts,
+            board.meta,
+            ZOBRIST,
+            new_state(seed),
+            self.kernel.settings[ksearch.POLICY],
+            self.kernel.params[ksearch.POLICY_PARAMS],
+            np.int64(playouts),
+            np.int64(3 * board.size * board.size),
+            counts,
+        )
+        return counts
+
     # ---- reading the result
 
     def root_stats(self) -> list[MoveStats]:
@@ -298,6 +364,11 @@ class Search:
                 s.wins += float(tree.tf[kt.WINS, ch])
                 s.amaf_visits += int(tree.ti[kt.AVISITS, ch])
                 s.amaf_wins += float(tree.tf[kt.AWINS, ch])
+                s.prior_visits += int(tree.ti[kt.PRIOR_VISITS, ch])
+                s.prior_wins += float(tree.tf[kt.PRIOR_WINS, ch])
+        for s in merged.values():
+            s.visits -= s.prior_visits
+            s.wins -= s.prior_wins
         return sorted(merged.values(), key=lambda s: (-s.visits, -s.winrate, s.move))
 
     def principal_variation(self, first: int | None = None, length: int = 20) -> list[int]:

@@ -56,7 +56,6 @@ GAMMAS = tuple(round(0.1 * i, 1) for i in range(1, 13))
 SWEPT = ("ucb1-tuned", "beta-ucb")
 BASELINE = "ucb1-tuned"
 DEFAULT_SEED = 20090105  # the paper's date
-MAX_PARAMS = 4
 
 
 @dataclass(frozen=True)
@@ -69,14 +68,14 @@ class Config:
 
     @property
     def label(self) -> str:
-        return rules.describe(self.rule, rules.resolve(self.rule, **dict(self.params))[1])
+        return rules.describe(self.rule, **dict(self.params))
 
 
 def configurations(gammas, references=True) -> list[Config]:
     """The swept rules at every gamma, the baseline at its default gamma (if not in the grid), then
     every other registered rule at its defaults."""
     configs = [Config(rule, (("gamma", float(g)),), float(g)) for rule in SWEPT for g in gammas]
-    default_gamma = rules.get(BASELINE).params["gamma"]
+    default_gamma = rules.get(BASELINE).defaults["gamma"]
     if references:
         if default_gamma not in [float(g) for g in gammas]:
             configs.append(Config(BASELINE, (("gamma", default_gamma),), default_gamma))
@@ -111,7 +110,7 @@ def simulate(
     if pulls < 0:
         raise ValueError("pulls must be non-negative")
     ids = np.zeros(len(configs), dtype=np.int64)
-    params = np.zeros((len(configs), MAX_PARAMS), dtype=np.float64)
+    params = np.zeros((len(configs), rules.RULES.max_params), dtype=np.float64)
     for c, config in enumerate(configs):
         rule_id, array = rules.resolve(config.rule, **dict(config.params))
         ids[c] = rule_id
@@ -142,7 +141,7 @@ def summarise(configs, rewards, counts, means, pulls, lo, hi, layout, seed) -> l
     gaps = best[:, None] - means
     is_best = means == best[:, None]
     index = {(c.rule, c.gamma): i for i, c in enumerate(configs)}
-    default_gamma = rules.get(BASELINE).params["gamma"]
+    default_gamma = rules.get(BASELINE).defaults["gamma"]
     rows = []
     for c, config in enumerate(configs):
         reward, se = mean_se(rewards[c])

@@ -100,4 +100,4 @@ def split_stream(stdout: str) -> list[str]:
 
 #: one move of the analysis format of Leela Zero (``lz-analyze``)
 VERTEX = r"(?:[A-HJ-T](?:1[0-9]|[1-9])|pass)"
-LZ_INFO = rf"info move {VERTEX} visits (\d+) winrate (\d+) prior (\d+) lcb (\d+) order (\d+) pv((?: {VERTEX})+)"
+LZ_INFO = rf"info move {VERTEX} visits (\d+) winrate (\d+)(?: prior (\d+))? lcb (\d+) order (\d+) pv((?: {VERTEX})+)"

@@ -57,12 +57,12 @@ def beta_ucb(w, n, t, gamma=1.0):
     return w / n + gamma / 2.0 * math.sqrt(lt * v)
 
 
-def beta_mean_ucb(w, n, t, c=SQRT_0_2, prior=True):
+def beta_mean_ucb(w, n, t, c=SQRT_0_2, bias=True):
     """The beta-mean UCB of seed 001: rate + C sqrt(ln t * rate2 / playouts), with
-    rate2 = (W+1)/(W+L+2). With the one-win-one-loss prior (``prior``), W and L each start at 1,
+    rate2 = (W+1)/(W+L+2). With the one-win-one-loss initial bias (``bias``), W and L each start at 1,
     and then rate2 is just the (biased) winning rate, as the post says."""
     wins, losses = w, n - w
-    if prior:
+    if bias:
         wins, losses = wins + 1.0, losses + 1.0
         playouts = wins + losses
         rate = wins / playouts
@@ -117,9 +117,10 @@ def kl_ucb(w, n, t, c=0.0):
     return kl_upper(w / n, bound / n)
 
 
-def rave_beta_hand(n, k):
-    """Hand-selected RAVE schedule (Gelly and Silver 2011): sqrt(k / (3n + k))."""
-    return math.sqrt(k / (3.0 * n + k))
+def rave_beta_hand(t, k):
+    """Hand-selected RAVE schedule (Gelly and Silver 2011, section 5.1): sqrt(k / (3 N(s) + k)),
+    N(s) = t the visits of the node whose children are chosen."""
+    return math.sqrt(k / (3.0 * t + k))
 
 
 def rave_beta_mse(n, an, b):
@@ -127,9 +128,9 @@ def rave_beta_mse(n, an, b):
     return an / (n + an + 4.0 * n * an * b * b)
 
 
-def rave_beta(n, an, schedule, k, b):
+def rave_beta(n, an, t, schedule, k, b):
     if schedule == "hand":
-        return rave_beta_hand(n, k)
+        return rave_beta_hand(t, k)
     if schedule == "mse":
         return rave_beta_mse(n, an, b)
     raise ValueError(schedule)
@@ -142,7 +143,7 @@ def rave(w, n, t, aw, an, schedule="mse", k=1000.0, b=0.01, c=0.0):
         return aw / an if an > 0 else INF
     if an == 0:
         return w / n + c * math.sqrt(log_t(t) / n)
-    beta = rave_beta(n, an, schedule, k, b)
+    beta = rave_beta(n, an, t, schedule, k, b)
     return (1.0 - beta) * (w / n) + beta * (aw / an) + c * math.sqrt(log_t(t) / n)
 
 
@@ -155,7 +156,7 @@ def kl_ucb_rave(w, n, t, aw, an, schedule="mse", k=1000.0, b=0.01, c=0.0):
     q = kl_ucb(w, n, t, c)
     if an == 0:
         return q
-    weight = 1.0 - rave_beta(n, an, schedule, k, b)
+    weight = 1.0 - rave_beta(n, an, t, schedule, k, b)
     return weight * q + (1.0 - weight) * (aw / an)
 
 
@@ -179,7 +180,7 @@ def ucb_minimal(w, n, c1=2.5, c2=1.0):
 
 def score(name, w, n, t, aw=0.0, an=0.0, **params):
     """The score rule ``name`` (a registry name) gives one arm, parameters by their registry names
-    (``prior`` as 0/1, ``schedule`` as ``"hand"``/``"mse"``)."""
+    (``bias`` as 0/1, ``schedule`` as ``"hand"``/``"mse"``)."""
     if name == "ucb1":
         return ucb1(w, n, t, **params)
     if name == "ucb1-tuned":
@@ -187,8 +188,8 @@ def score(name, w, n, t, aw=0.0, an=0.0, **params):
     if name == "beta-ucb":
         return beta_ucb(w, n, t, **params)
     if name == "beta-mean-ucb":
-        if "prior" in params:
-            params["prior"] = params["prior"] != 0
+        if "bias" in params:
+            params["bias"] = params["bias"] != 0
         return beta_mean_ucb(w, n, t, **params)
     if name == "kl-ucb":
         return kl_ucb(w, n, t, **params)

@@ -17,7 +17,7 @@ import pytest
 from goengine import coords
 from goengine.board import BLACK, EMPTY, PASS, WHITE, ZOBRIST, Board, IllegalMove, parse_color
 from goengine.kernels import board as kb
-from goengine.kernels import playout as kp
+from goengine.kernels import policy as kpolicy
 from goengine.kernels.rng import new_state
 
 pytestmark = pytest.mark.board
@@ -452,7 +452,7 @@ def test_random_move_respects_superko_that_the_kernel_ignores():
     kernel_choices = set()
     for seed in range(400):
         c = b.copy()
-        kernel_choices.add(int(kp.random_move(c.pts, c.meta, np.int64(WHITE), new_state(seed))))
+        kernel_choices.add(int(kpolicy.random_move(c.pts, c.meta, np.int64(WHITE), new_state(seed))))
         move = b.copy().random_move(new_state(seed))
         assert move in legal and move != g8
     assert g8 in kernel_choices
@@ -622,8 +622,8 @@ def test_random_policy_passes_when_only_own_eyes_are_left():
     assert b.legal_moves(WHITE) == []
     for seed in range(20):
         assert b.random_move(new_state(seed)) == PASS
-        assert int(kp.random_move(b.pts, b.meta, np.int64(BLACK), new_state(seed))) == PASS
-        assert int(kp.random_move(b.pts, b.meta, np.int64(WHITE), new_state(seed))) == PASS
+        assert int(kpolicy.random_move(b.pts, b.meta, np.int64(BLACK), new_state(seed))) == PASS
+        assert int(kpolicy.random_move(b.pts, b.meta, np.int64(WHITE), new_state(seed))) == PASS
 
 
 def test_random_policy_plays_in_opponent_eye_when_it_captures():

@@ -26,6 +26,7 @@ from goengine import coords
 from goengine.board import BLACK, EMPTY, PASS, WHITE, ZOBRIST, Board, IllegalMove
 from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
+from goengine.kernels import policy as kpolicy
 from goengine.kernels.rng import new_state, rand_below
 
 pytestmark = pytest.mark.board
@@ -361,7 +362,7 @@ def test_random_move_falls_back_when_the_kernel_choice_repeats_a_position():
     assert playable_points(game.grid, WHITE, None, ()) == {(2, 1)}
     assert playable_points(game.grid, WHITE, None, game.seen) == set()
     pts, meta = board.pts.copy(), board.meta.copy()
-    assert kp.random_move(pts, meta, np.int64(WHITE), new_state(1)) == coords.point(3, 2, 1)
+    assert kpolicy.random_move(pts, meta, np.int64(WHITE), new_state(1)) == coords.point(3, 2, 1)
     for seed in range(5):
         assert board.random_move(new_state(seed)) == PASS
 
@@ -400,14 +401,23 @@ def random_position(size, seed, moves):
     return board, game
 
 
-def run_one_playout(board, seed):
-    """A playout (at most 3 * size^2 moves) from ``board`` on copies of its arrays, as
-    ``run_playouts`` does. Returns ``(score, moves, pts, meta, amaf)`` for the final position."""
+UNIFORM = np.int64(kpolicy.UNIFORM)
+NO_PARAMS = np.zeros(8)
+NOT_PLAYED = 1 << 30
+
+
+def run_one_playout(board, seed, depth=0):
+    """A uniform playout (at most 3 * size^2 moves) from ``board`` on copies of its arrays, as
+    ``run_playouts`` does, its first move at AMAF depth ``depth``. Returns ``(score, moves, pts,
+    meta, amaf, amaf_depth)`` for the final position."""
     pts, meta = board.pts.copy(), board.meta.copy()
     amaf = np.zeros(pts.shape[1], dtype=np.int8)
+    amaf_depth = np.full(pts.shape[1], NOT_PLAYED, dtype=np.int64)
     max_moves = 3 * board.size * board.size
-    score, moves = kp.playout(pts, meta, ZOBRIST, new_state(seed), max_moves, amaf, True)
-    return int(score), int(moves), pts, meta, amaf
+    score, moves = kp.playout(
+        pts, meta, ZOBRIST, new_state(seed), UNIFORM, NO_PARAMS, max_moves, amaf, amaf_depth, depth, True
+    )
+    return int(score), int(moves), pts, meta, amaf, amaf_depth
 
 
 @pytest.mark.parametrize("size", [5, 7, 9, 13, 19])
@@ -415,7 +425,7 @@ def test_playout_ends_in_a_valid_position_scored_as_naive_scores_it(size):
     for seed in range(PLAYOUT_SEEDS):
         board, _ = random_position(size, seed, (seed % 4) * size)
         before = snapshot(board)
-        score, moves, pts, meta, amaf = run_one_playout(board, seed)
+        score, moves, pts, meta, amaf, amaf_depth = run_one_playout(board, seed, depth=seed)
         assert_unchanged(board, before)
         grid = grid_of(pts, size)
         check_kernel_state(pts, meta, size, grid)
@@ -428,6 +438,11 @@ def test_playout_ends_in_a_valid_position_scored_as_naive_scores_it(size):
                 if grid[r][c] != EMPTY and start[r][c] == EMPTY:
                     assert amaf[p] != 0, "a stone played in the playout is missing from the AMAF record"
         assert not amaf[[p for p in range(pts.shape[1]) if not coords.on_board(size, p)]].any()
+        # the depth of a first move is the playout's start plus the moves before it
+        recorded = amaf != 0
+        assert np.all((amaf_depth[recorded] >= seed) & (amaf_depth[recorded] < seed + moves))
+        assert np.all(amaf_depth[~recorded] == NOT_PLAYED)
+        assert len(set(amaf_depth[recorded].tolist())) == int(recorded.sum())  # one move a depth
         if meta[kb.PASSES] >= 2:  # the last player passed because nothing was playable
             assert playable_points(grid, 3 - int(meta[kb.TO_MOVE])) == set()
         else:
@@ -452,14 +467,15 @@ def test_run_playouts_equals_single_playouts_and_leaves_the_position_unchanged()
     n = 4
     scores = np.zeros(n, dtype=np.int64)
     rng = new_state(5)
-    total = kp.run_playouts(board.pts, board.meta, ZOBRIST, rng, n, 3 * 81, scores)
+    total = kp.run_playouts(board.pts, board.meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, n, 3 * 81, scores)
     assert_unchanged(board, before)
     rng = new_state(5)
     expected, moves = [], 0
     for _ in range(n):
         pts, meta = board.pts.copy(), board.meta.copy()
         amaf = np.zeros(pts.shape[1], dtype=np.int8)
-        score, m = kp.playout(pts, meta, ZOBRIST, rng, 3 * 81, amaf, False)
+        depths = np.zeros(pts.shape[1], dtype=np.int64)
+        score, m = kp.playout(pts, meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, 3 * 81, amaf, depths, 0, False)
         expected.append(int(score))
         moves += int(m)
     assert scores.tolist() == expected
@@ -509,7 +525,7 @@ def probing_sampler(pts, meta, c, rng):
     i = int(rand_below(rng, n))
     for k in range(n):
         p = pts[kb.EMPTIES, (i + k) % n]
-        if kp.is_playable(pts, meta, p, c):
+        if kpolicy.is_playable(pts, meta, p, c):
             return p
     return PASS
 
@@ -522,7 +538,7 @@ def test_random_move_is_uniform_over_legal_non_eye_points():
     assert board.to_move == BLACK and board.ko_point == to_point(5, game.ko_point(BLACK))
     outcomes = {to_point(5, q) for q in playable_points(game.grid, BLACK, game.ko_point(BLACK), game.seen)}
     assert len(outcomes) == 6 and len(naive.empty_points(game.grid)) == 9
-    counts = draw_counts(kp.random_move, board, seed=11)
+    counts = draw_counts(kpolicy.random_move, board, seed=11)
     assert chi_square(counts, outcomes) < chi_square_limit(len(outcomes) - 1)
     # the same check does catch a biased policy
     biased = draw_counts(probing_sampler, board, seed=11)

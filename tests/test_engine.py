@@ -14,9 +14,11 @@ from sgfmill import sgf as sgfmill
 
 from goengine import coords, sgf
 from goengine.board import BLACK, PASS, WHITE, Board, IllegalMove
+from goengine.clock import SAFETY_SECONDS, SAFETY_SHARE, TimeSettings
 from goengine.config import EngineConfig, SearchConfig
-from goengine.engine import SAFETY_SECONDS, SAFETY_SHARE, Engine, EngineError, TimeSettings
+from goengine.engine import BadHandicap, BadStones, BoardNotEmpty, Engine, EngineError, NothingToUndo
 from goengine.gtp import GtpEngine
+from goengine.gtp.clock import time_settings_from_gtp
 
 DATA = Path(__file__).parent / "data"
 FAST = SearchConfig(playouts=100)
@@ -53,7 +55,7 @@ def test_no_time_settings_means_no_limit_from_the_clock():
 def test_time_settings_0_1_0_means_no_time_limit():
     """GTP 2, time_settings: byo-yomi time with no stones means no limit (GoGui sends 0 1 0)."""
     engine = Engine()
-    engine.set_time(TimeSettings.from_gtp(0, 1, 0))
+    engine.set_time(time_settings_from_gtp(0, 1, 0))
     assert engine.time_settings.kind == "none"
     assert engine.seconds_for_move(BLACK, engine.board) is None
     gtp = GtpEngine(Engine())
@@ -64,7 +66,7 @@ def test_time_settings_0_1_0_means_no_time_limit():
 def test_absolute_time_on_an_empty_9x9_is_spread_over_40_moves():
     """81 empty points: about 40 moves still to play, so 60 s gives 1.5 s less the margin."""
     engine = Engine()
-    engine.set_time(TimeSettings.from_gtp(60, 0, 0))
+    engine.set_time(time_settings_from_gtp(60, 0, 0))
     allowed = engine.seconds_for_move(BLACK, engine.board)
     assert allowed == pytest.approx(margin(60 / 40))
     assert 1.0 < allowed < 60 / 40
@@ -72,7 +74,7 @@ def test_absolute_time_on_an_empty_9x9_is_spread_over_40_moves():
 
 def test_time_left_replaces_the_main_time_and_is_per_colour():
     engine = Engine()
-    engine.set_time(TimeSettings.from_gtp(600, 0, 0))
+    engine.set_time(time_settings_from_gtp(600, 0, 0))
     engine.time_left(BLACK, 40, 0)
     assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(40 / 40))
     assert engine.seconds_for_move(WHITE, engine.board) == pytest.approx(margin(600 / 40))
@@ -80,23 +82,23 @@ def test_time_left_replaces_the_main_time_and_is_per_colour():
 
 def test_fewer_empty_points_give_more_time_per_move_but_at_least_ten_moves_are_kept():
     engine = set_up("\n".join(["X X X X X X X X X"] * 4 + [". . . . . . . . ."] * 5))
-    engine.set_time(TimeSettings.from_gtp(60, 0, 0))
+    engine.set_time(time_settings_from_gtp(60, 0, 0))
     assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(60 / 22))  # 45 empty
     full = set_up("\n".join(["X X X X X X X X X"] * 8 + [". . . . . . . . ."]))
-    full.set_time(TimeSettings.from_gtp(60, 0, 0))
+    full.set_time(time_settings_from_gtp(60, 0, 0))
     assert full.seconds_for_move(BLACK, full.board) == pytest.approx(margin(60 / 10))
 
 
 def test_canadian_byo_yomi_with_stones_left_spreads_the_period_over_them():
     engine = Engine()
-    engine.set_time(TimeSettings.from_gtp(0, 300, 25))
+    engine.set_time(time_settings_from_gtp(0, 300, 25))
     engine.time_left(BLACK, 120, 10)  # 10 stones to play in the 120 s left of the period
     assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(12))
 
 
 def test_canadian_main_time_adds_one_stone_share_of_the_period():
     engine = Engine()
-    engine.set_time(TimeSettings.from_gtp(60, 30, 5))
+    engine.set_time(time_settings_from_gtp(60, 30, 5))
     assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(60 / 40 + 30 / 5))
 
 
@@ -128,10 +130,10 @@ def test_bug_kgs_byoyomi_time_left_stones_count_periods_not_stones():
 
 
 CLOCKS = [
-    TimeSettings.from_gtp(600, 0, 0),
-    TimeSettings.from_gtp(5, 0, 0),
-    TimeSettings.from_gtp(600, 30, 5),
-    TimeSettings.from_gtp(0, 60, 1),
+    time_settings_from_gtp(600, 0, 0),
+    time_settings_from_gtp(5, 0, 0),
+    time_settings_from_gtp(600, 30, 5),
+    time_settings_from_gtp(0, 60, 1),
     TimeSettings("byoyomi", 600, 30, 0, 5),
     TimeSettings("byoyomi", 0, 10, 0, 3),
 ]
@@ -154,7 +156,7 @@ def test_never_more_than_the_time_left(settings):
 def test_genmove_stops_at_the_time_the_clock_allows():
     # conftest.warm_kernels has loaded the kernels: this times the clock, not the compiler
     engine = Engine()  # no playout budget: the clock decides
-    engine.set_time(TimeSettings.from_gtp(20, 0, 0))  # 0.5 s a move on an empty 9x9, 0.15 s after the margin
+    engine.set_time(time_settings_from_gtp(20, 0, 0))  # 0.5 s a move on an empty 9x9, 0.15 s after the margin
     result = engine.genmove(BLACK)
     assert result.playouts > 0
     assert result.seconds < margin(20 / 40) + 0.25
@@ -250,10 +252,32 @@ def test_fixed_handicap_then_white_moves_first():
 def test_handicap_needs_an_empty_board():
     engine = Engine(EngineConfig(size=9, search=FAST))
     engine.play(BLACK, "E5")
-    with pytest.raises(EngineError, match="board not empty"):
+    assert not engine.board_is_empty
+    with pytest.raises(BoardNotEmpty, match="the board already has stones or moves"):
         engine.fixed_handicap(2)
-    with pytest.raises(EngineError, match="board not empty"):
+    with pytest.raises(BoardNotEmpty):
         engine.place_handicap([pt(engine, "C3"), pt(engine, "G7")])
+    # GTP words it as the specification does (GTP 2, section 6.3.2)
+    gtp = GtpEngine(engine)
+    assert gtp.send("fixed_handicap 2") == "? board not empty\n\n"
+    assert gtp.send("set_free_handicap C3 G7") == "? board not empty\n\n"
+
+
+def test_handicap_errors_say_what_is_wrong_and_gtp_words_them_as_the_specification():
+    engine = Engine(EngineConfig(size=9, search=FAST))
+    with pytest.raises(BadHandicap, match="2 to 9 stones, not 10"):
+        engine.fixed_handicap(10)
+    with pytest.raises(BadHandicap, match="no fixed handicap on a 5x5 board"):
+        Engine(EngineConfig(size=5, search=FAST)).fixed_handicap(2)
+    with pytest.raises(BadStones, match="a point is given twice"):
+        engine.place_handicap([pt(engine, "C3"), pt(engine, "C3")])
+    gtp = GtpEngine(engine)
+    assert gtp.send("fixed_handicap 10") == "? invalid number of stones\n\n"
+    assert gtp.send("set_free_handicap C3 C3") == "? bad vertex list\n\n"
+    assert engine.board_is_empty
+    with pytest.raises(NothingToUndo, match="no move to undo"):
+        engine.undo()
+    assert gtp.send("undo") == "? cannot undo\n\n"
 
 
 # ---- SGF

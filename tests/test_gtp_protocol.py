@@ -19,7 +19,8 @@ Then ``serve`` with scripted input (``Script``: lines, with pauses between them)
 ``lz-analyze`` streaming Leela Zero's ``info`` lines until the next line arrives, ``# interrupt``
 cutting a 30-second genmove short.
 
-Tests named ``test_bug_*`` reproduce bugs found while writing this file; they fail until fixed.
+The last section holds regression tests for bugs found while writing this file, each named after
+the behaviour it guards and saying in its docstring what went wrong before the fix.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from goengine import rules
-from goengine.config import EngineConfig, SearchConfig
+from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine, serve
 
@@ -48,7 +49,7 @@ TINY = EngineConfig(search=SearchConfig(playouts=20))
 NEXT_LINE_AFTER = 0.05
 #: sent after every settings command, so no later search runs long
 BUDGET_RESET = ("goengine-set playouts 20", "goengine-set seconds none", "goengine-set threads 1")
-#: the same, and expand_at back in range (see test_bug_expand_at_beyond_int64_...)
+#: the same, and expand_at back to its default
 SAFE_SETTINGS = (*BUDGET_RESET, "goengine-set expand_at 1")
 
 
@@ -101,8 +102,9 @@ NUMBERS |= _pick("Infinity", "1_0", "0x10", "6,5", "1.", ".5", "--1", "+5", 10**
 VERTICES = _pick("a1", "A1", "c3", "e5", "E5", "j9", "t19", "T20", "i5", "z1", "a0", "a-1", "aa", "1a", "a")
 VERTICES |= _pick("pass", "PASS", "resign", "a99999999999999999999", "e5e5")
 COLOURS = _pick("b", "w", "B", "W", "black", "white", "BLACK", "x", "bw", "1", "2")
-SETTING_KEYS = _pick(*GtpEngine.SETTINGS, *sorted({p for r in rules.RULES.values() for p in r.params}), "foo")
-SETTING_VALUES = INTS | NUMBERS | _pick(*rules.RULES, "none", "off", "hand", "mse", "KL-UCB")
+PARAMETER_NAMES = sorted({name for r in rules.RULES.values() for p in r.params for name in (p.name, p.words)})
+SETTING_KEYS = _pick(*(s.key for s in SETTINGS), *(c.field for c in CHOSEN), *PARAMETER_NAMES, "foo", "playout.x")
+SETTING_VALUES = INTS | NUMBERS | _pick(*rules.RULES, "none", "off", "hand", "mse", "KL-UCB", "uniform")
 KEYWORDS = _pick("alive", "dead", "seki", "none", "absolute", "byoyomi", "canadian", "fischer", "interval")
 KEYWORDS |= _pick("minmoves", "maxmoves", "min_visits", "minvisits", "b", "w")
 PATHS = _pick("game.sgf", "out.sgf", ".", "/", "no/such/dir/x.sgf", "")
@@ -209,8 +211,8 @@ def test_every_ascii_line_gets_one_framed_response_or_none(workdir, line):
 @settings(PROPERTY, max_examples=300)
 @given(line=NON_ASCII_LINES)
 def test_every_line_with_non_ascii_text_gets_one_framed_response_or_none(workdir, line):
-    """Fails today (see tests/data/non_ascii_text.gtp): characters outside ASCII are deleted
-    before parsing, so a line made only of them gets no response at all."""
+    """Characters outside ASCII are kept (tests/data/non_ascii_text.gtp): pygtp's parser, used
+    before, deleted them, so a line made only of them got no response at all."""
     check_response(line, Harness().send(line))
 
 
@@ -247,8 +249,8 @@ EXTREME_VALUES += ["1e308", "1e309", "-1e308", "nan", "inf", "hand", "none"]
 
 def test_no_setting_value_makes_a_command_crash():
     """Every setting and every rule parameter, set to extreme values: the setting is refused
-    cleanly, or accepted and the searches that follow still work. Fails today: expand_at >= 2**63
-    is accepted and every search then crashes; max_memory_mb 1e308 crashes the command itself."""
+    cleanly, or accepted and the searches that follow still work. (Before: expand_at >= 2**63
+    was accepted and every search then crashed; max_memory_mb 1e308 crashed the command.)"""
     crashes = []
 
     def probe(harness: Harness, setting: str) -> None:
@@ -262,21 +264,18 @@ def test_no_setting_value_makes_a_command_crash():
                 return
 
     harness = Harness()
-    defaults = {}
-    for line in harness.ok("goengine-params").split("\n"):  # "[type] key value"
-        _, key, *value = line.split(" ", 2)
-        defaults[key] = value[0] if value else ""
+    start = harness.gtp.engine.search.config
     harness.ok("boardsize 5")
     harness.ok("play b c3")
-    for key in GtpEngine.SETTINGS[1:]:
+    for setting in SETTINGS:
         for value in EXTREME_VALUES:
-            probe(harness, f"goengine-set {key} {value}")
-            harness.ok(f"goengine-set {key} {defaults[key] or 'none'}")
+            probe(harness, f"goengine-set {setting.key} {value}")
+            harness.ok(f"goengine-set {setting.key} {setting.format(getattr(start, setting.key))}")
     for name, rule in rules.RULES.items():
-        for key in rule.params:
+        for param in rule.params:
             for value in EXTREME_VALUES:
                 harness.ok(f"goengine-set rule {name}")
-                probe(harness, f"goengine-set {key} {value}")
+                probe(harness, f"goengine-set {param.name} {value}")
     assert not crashes, "\n".join(crashes)
 
 
@@ -462,20 +461,21 @@ def test_gogui_interrupt_is_known_and_answers_at_once():
     assert harness.ok("gogui-interrupt") == ""
 
 
-# ---- bugs found while writing these tests (each fails until fixed)
+# ---- regression tests: bugs found while writing these tests, fixed
 
 
-def test_bug_several_blanks_after_an_id_are_read_as_an_empty_command():
-    """``1  name`` (two spaces, or a tab and a space) -> ``?1 syntax error``; GNU Go answers
-    ``=1 GNU Go``. pygtp's ``parse_message`` splits on the first single space only."""
+def test_several_blanks_after_an_id_separate_it_from_the_command():
+    """``1  name`` (two spaces, or a tab and a space) is ``name``, as GNU Go reads it. (Before:
+    ``?1 syntax error``: pygtp's ``parse_message`` split on the first single space only.)"""
     harness = Harness()
     assert harness.send("1  name\n") == "=1 goengine\n\n"
     assert harness.send("2\t name\n") == "=2 goengine\n\n"
 
 
-def test_bug_expand_at_beyond_int64_is_accepted_then_every_search_crashes():
-    """``goengine-set expand_at 9223372036854775808`` is accepted; afterwards every genmove,
-    analysis and lz-analyze answers ``? internal error: OverflowError``."""
+def test_expand_at_beyond_int64_never_breaks_the_searches():
+    """``goengine-set expand_at 9223372036854775808`` is refused, or the searches still work.
+    (Before: it was accepted, and every genmove, analysis and lz-analyze then answered
+    ``? internal error: OverflowError``.)"""
     harness = Harness()
     response = gtp_spec.parse_response(harness.send("goengine-set expand_at 9223372036854775808"))
     if response.ok:
@@ -484,36 +484,40 @@ def test_bug_expand_at_beyond_int64_is_accepted_then_every_search_crashes():
         assert "internal error" not in response.body
 
 
-def test_bug_huge_max_memory_is_an_internal_error():
-    """``goengine-set max_memory_mb 1e308`` -> ``? internal error: OverflowError: cannot convert
-    float infinity to integer`` (int(1e308 * 2**20 / ...) overflows to inf)."""
+def test_huge_max_memory_is_refused_cleanly():
+    """``goengine-set max_memory_mb 1e308`` is refused with the range. (Before: ``? internal
+    error: OverflowError``, int(1e308 * 2**20 / ...) overflowing to inf.)"""
     response = gtp_spec.parse_response(Harness().send("goengine-set max_memory_mb 1e308"))
     assert "internal error" not in response.body
 
 
-def test_bug_a_streamed_command_that_fails_midway_sends_two_headers():
-    """lz-analyze writes ``=`` before searching; when the search then raises, ``send`` adds a
-    ``?`` response, so the controller reads ``=\\n? internal error: ...\\n\\n`` as one response."""
+def test_a_streamed_command_that_fails_midway_sends_one_response():
+    """lz-analyze writes ``=`` before searching; a failure after that ends the response cleanly.
+    (Before: ``send`` added a ``?`` response too, and the controller read
+    ``=\\n? internal error: ...\\n\\n`` as one response.)"""
     harness = Harness()
-    harness.send("goengine-set expand_at 9223372036854775808")
+
+    def broken_search(*args, **kwargs):
+        raise RuntimeError("the search failed")
+
+    harness.gtp.engine.search.run = broken_search
     output = harness.send("1 lz-analyze 1")
+    assert output.startswith("=1\n") and "?" not in output
     check_response("1 lz-analyze 1", output)
 
 
-def test_bug_rule_parameters_accept_nan_and_infinity():
-    """``goengine-set c nan`` (and ``inf``, ``1e400``) is accepted: the search then scores every
-    child NaN. The settings (``seconds nan``) are refused as ``syntax error``; the rule
-    parameters should be too."""
+def test_rule_parameters_refuse_nan_and_infinity():
+    """``goengine-set c nan`` (and ``inf``, ``1e400``) is refused, as the settings are. (Before:
+    it was accepted, and the search then scored every child NaN.)"""
     harness = Harness()
     for value in ("nan", "inf", "-inf", "1e400"):
         response = gtp_spec.parse_response(harness.send(f"goengine-set c {value}"))
         assert not response.ok, f"c {value} accepted"
 
 
-def test_bug_goengine_set_playouts_is_ignored_under_a_clock():
-    """With a clock, genmove searches for the clock's time and ignores ``goengine-set playouts``:
-    ``Engine._budget`` reads the start-up config (``self.config.search``), not the searcher's
-    (``self.search.config``) that goengine-set replaced."""
+def test_goengine_set_playouts_caps_a_move_under_a_clock():
+    """With a clock, ``goengine-set playouts`` still caps the move. (Before: ``Engine._budget``
+    read the start-up configuration, not the one goengine-set made.)"""
     harness = Harness(EngineConfig())
     harness.ok("goengine-set playouts 200")
     harness.ok("time_settings 60 0 0")  # absolute: about 1 s for a move on an empty 9x9
@@ -521,26 +525,28 @@ def test_bug_goengine_set_playouts_is_ignored_under_a_clock():
     assert harness.gtp.engine.last_result.playouts == 200
 
 
-def test_bug_goengine_set_playouts_is_ignored_after_a_start_up_budget():
-    """``goengine --playouts 5000`` then ``goengine-set playouts 200``: genmove still runs 5000."""
+def test_goengine_set_playouts_replaces_a_start_up_budget():
+    """``goengine --playouts 5000`` then ``goengine-set playouts 200``: genmove runs 200.
+    (Before: it still ran 5000.)"""
     harness = Harness(EngineConfig(search=SearchConfig(playouts=5000)))
     harness.ok("goengine-set playouts 200")
     harness.ok("genmove b")
     assert harness.gtp.engine.last_result.playouts == 200
 
 
-def test_bug_file_names_lose_their_non_ascii_characters(tmp_path: Path):
-    """``printsgf /tmp/partie_été.sgf`` writes ``/tmp/partie_t.sgf``; loadsgf reads the wrong file."""
+def test_file_names_keep_their_non_ascii_characters(tmp_path: Path):
+    """``printsgf /tmp/partie_été.sgf`` writes that file. (Before: ``/tmp/partie_t.sgf``, and
+    loadsgf read the wrong file.)"""
     harness = Harness()
     target = tmp_path / "partie_\u00e9t\u00e9.sgf"
     harness.ok(f"printsgf {target}")
     assert target.exists(), sorted(p.name for p in tmp_path.iterdir())
 
 
-def test_bug_one_undecodable_byte_on_stdin_hangs_the_engine():
-    """With a strict stdin decoder (a UTF-8 locale such as en_US.UTF-8, or PYTHONIOENCODING=utf-8)
-    one byte that is not UTF-8 kills serve()'s reader thread (UnicodeDecodeError); the main loop
-    then waits on the queue forever: no answer, not even to quit, and no exit at EOF."""
+def test_one_undecodable_byte_on_stdin_is_read_past():
+    """Even with a strict stdin decoder requested (PYTHONIOENCODING=utf-8:strict), a byte that is
+    not UTF-8 does not end the session: the next commands are answered and quit exits. (Before:
+    it killed serve()'s reader thread, and the main loop waited forever.)"""
     cmd = [sys.executable, "-m", "goengine"]
     env = dict(os.environ, PYTHONIOENCODING="utf-8:strict")
     try:
@@ -559,8 +565,8 @@ class FailingInput:
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
-def test_bug_serve_hangs_when_reading_input_fails():
-    """The same in process: serve() answers the first line, then never returns (its reader
-    thread died without queueing the end-of-input mark)."""
+def test_serve_returns_when_reading_input_fails():
+    """The same in process: serve() answers the first line, then returns. (Before: it never
+    returned; its reader thread died without queueing the end-of-input mark.)"""
     rc, out = run_serve(FailingInput(), timeout=3)
     assert out.getvalue().startswith("=1 goengine\n\n")

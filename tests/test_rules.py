@@ -98,10 +98,10 @@ HAND_VALUES = [
     ("beta-ucb", dict(wins=3, visits=10, parent_visits=50, gamma=2.0), 0.9425767296),
     # no prior: m = (3+1)/(10+2) = 1/3; ln 50 * m / 10 = 0.1304007668; sqrt = 0.3611104635;
     # * sqrt(0.2) = 0.4472135955 * 0.3611104635 = 0.1614935088; + 0.3 = 0.4614935088
-    ("beta-mean-ucb", dict(wins=3, visits=10, parent_visits=50, c=math.sqrt(0.2), prior=0), 0.4614935088),
+    ("beta-mean-ucb", dict(wins=3, visits=10, parent_visits=50, c=math.sqrt(0.2), bias=0), 0.4614935088),
     # prior: W = 4, L = 8, 12 playouts, rate = m = 1/3; ln 50 / 3 / 12 = 0.1086673057;
     # sqrt = 0.3296472443; * 0.4472135955 = 0.1474227294; + 1/3 = 0.4807560627
-    ("beta-mean-ucb", dict(wins=3, visits=10, parent_visits=50, c=math.sqrt(0.2), prior=1), 0.4807560627),
+    ("beta-mean-ucb", dict(wins=3, visits=10, parent_visits=50, c=math.sqrt(0.2), bias=1), 0.4807560627),
     # KL(1/2, 9/10) = 1/2 ln(5/9) + 1/2 ln(5) = 1/2 ln(25/9) = ln(5/3) = ln(T_KL) / 10, so q = 0.9
     ("kl-ucb", dict(wins=5, visits=10, parent_visits=T_KL), 0.9),
     # KL(0, q) = -ln(1 - q) = ln 4 / 1, so q = 3/4
@@ -111,11 +111,19 @@ HAND_VALUES = [
     # mse: beta = 100 / (10 + 100 + 4 * 10 * 100 * 0.01^2) = 100 / 110.4;
     # (10.4 * 0.3 + 100 * 0.6) / 110.4 = 63.12 / 110.4 = 0.5717391304
     ("rave", dict(wins=3, visits=10, parent_visits=50, amaf_wins=60, amaf_visits=100, b=0.01), 0.5717391304),
-    # hand: beta = sqrt(1000 / (30 + 1000)) = 0.9853292782; 0.3 + beta * (0.6 - 0.3) = 0.5955987834
+    # hand (Gelly and Silver: N(s) is the parent's visits, 50): beta = sqrt(1000 / (150 + 1000))
+    # = 0.9325048082; 0.3 + beta * (0.6 - 0.3) = 0.5797514425
     (
         "rave",
         dict(wins=3, visits=10, parent_visits=50, amaf_wins=60, amaf_visits=100, schedule="hand", k=1000),
-        0.5955987834,
+        0.5797514425,
+    ),
+    # hand, parent visited 1000 times: beta = sqrt(1000 / (3000 + 1000)) = 1/2, whatever the
+    # child's own visits: 0.3 + (0.6 - 0.3) / 2 = 0.45 (the child form, sqrt(1000/1030), gives 0.5956)
+    (
+        "rave",
+        dict(wins=3, visits=10, parent_visits=1000, amaf_wins=60, amaf_visits=100, schedule="hand", k=1000),
+        0.45,
     ),
     # q_KL = 0.9 (as above), weight = 1 - 100/110.4 = 10.4/110.4:
     # (10.4 * 0.9 + 100 * 0.6) / 110.4 = 69.36 / 110.4 = 0.6282608696
@@ -155,11 +163,11 @@ def test_ucb1_with_c_one_over_sqrt2_is_seed_003_eq_1():
         assert rules.score("ucb1", w, n, t, c=math.sqrt(0.5)) == pytest.approx(expected, rel=1e-12)
 
 
-@pytest.mark.parametrize(("prior", "w", "n", "ucb1_w", "ucb1_n"), [(0, 5, 10, 5, 10), (1, 5, 10, 6, 12)])
-def test_beta_mean_ucb_at_rate_one_half_equals_ucb1_with_half_the_constant_squared(prior, w, n, ucb1_w, ucb1_n):
+@pytest.mark.parametrize(("bias", "w", "n", "ucb1_w", "ucb1_n"), [(0, 5, 10, 5, 10), (1, 5, 10, 6, 12)])
+def test_beta_mean_ucb_at_rate_one_half_equals_ucb1_with_half_the_constant_squared(bias, w, n, ucb1_w, ucb1_n):
     # seed 001: exp_param sqrt(0.2) is "doubled inside the square root so that when you have an
     # average child-win-rate-2 value of 0.5, the formula returns the same value as before" (sqrt(0.1))
-    got = rules.score("beta-mean-ucb", w, n, 77, c=math.sqrt(0.2), prior=prior)
+    got = rules.score("beta-mean-ucb", w, n, 77, c=math.sqrt(0.2), bias=bias)
     assert got == pytest.approx(rules.score("ucb1", ucb1_w, ucb1_n, 77, c=math.sqrt(0.1)), rel=1e-12)
 
 
@@ -169,7 +177,7 @@ PARAM_VARIANTS = {
     "ucb1": [{}, {"c": 2.0}, {"c": 0.0}],
     "ucb1-tuned": [{}, {"gamma": 0.5}, {"gamma": 3.0}],
     "beta-ucb": [{}, {"gamma": 0.5}, {"gamma": 3.0}],
-    "beta-mean-ucb": [{}, {"prior": 0.0}, {"c": 1.0, "prior": 1.0}],
+    "beta-mean-ucb": [{}, {"bias": 0.0}, {"c": 1.0, "bias": 1.0}],
     "kl-ucb": [{}, {"c": 3.0}],
     "rave": [{}, {"schedule": "hand"}, {"schedule": "hand", "k": 50.0, "c": 0.3}, {"b": 0.3, "c": 0.5}],
     "kl-ucb-rave": [{}, {"schedule": "hand", "k": 50.0}, {"c": 3.0, "b": 0.1}],
@@ -181,7 +189,7 @@ RULE_VARIANTS = [(name, params) for name, variants in PARAM_VARIANTS.items() for
 
 def reference_params(name, params):
     """Registry defaults overridden by ``params``, as the reference takes them."""
-    values = dict(rules.get(name).params)
+    values = rules.get(name).defaults
     values.update(params)
     if "schedule" in values and not isinstance(values["schedule"], str):
         values["schedule"] = "hand" if values["schedule"] == ks.SCHEDULE_HAND else "mse"
@@ -234,7 +242,7 @@ PARAM_STRATEGIES = {
     "ucb1": st.fixed_dictionaries({"c": POSITIVE}),
     "ucb1-tuned": st.fixed_dictionaries({"gamma": POSITIVE}),
     "beta-ucb": st.fixed_dictionaries({"gamma": POSITIVE}),
-    "beta-mean-ucb": st.fixed_dictionaries({"c": POSITIVE, "prior": st.sampled_from([0.0, 1.0])}),
+    "beta-mean-ucb": st.fixed_dictionaries({"c": POSITIVE, "bias": st.sampled_from([0.0, 1.0])}),
     "kl-ucb": st.fixed_dictionaries({"c": st.sampled_from([0.0, 3.0])}),
     "rave": st.fixed_dictionaries(
         {
@@ -279,13 +287,13 @@ def test_unvisited_arm_scores_infinity(name, parent):
     assert rules.score(name, wins=0, visits=0, parent_visits=parent) == math.inf
 
 
-def test_beta_mean_ucb_unvisited_arm_is_infinite_without_prior():
-    assert rules.score("beta-mean-ucb", wins=0, visits=0, parent_visits=57, prior=0) == math.inf
+def test_beta_mean_ucb_unvisited_arm_is_infinite_without_the_initial_bias():
+    assert rules.score("beta-mean-ucb", wins=0, visits=0, parent_visits=57, bias=0) == math.inf
 
 
-def test_beta_mean_ucb_prior_makes_unvisited_arm_finite():
+def test_beta_mean_ucb_initial_bias_makes_unvisited_arm_finite():
     # one win and one loss: 1/2 + C sqrt(ln t * (1/2) / 2) = 1/2 + C sqrt(ln t / 4)
-    got = rules.score("beta-mean-ucb", wins=0, visits=0, parent_visits=57, c=0.7, prior=1)
+    got = rules.score("beta-mean-ucb", wins=0, visits=0, parent_visits=57, c=0.7, bias=1)
     assert got == pytest.approx(0.5 + 0.7 * math.sqrt(math.log(57) / 4), rel=1e-12)
 
 
@@ -324,7 +332,7 @@ def one_visit_expectations(lt):
         # prior: a loss is W=1, L=2, a win W=2, L=1 (3 playouts)
         ("beta-mean-ucb", {"c": 0.5}, 1 / 3 + 0.5 * math.sqrt(lt / 9), 2 / 3 + 0.5 * math.sqrt(lt * 2 / 9)),
         # no prior: m = 1/3 after a loss, 2/3 after a win
-        ("beta-mean-ucb", {"c": 0.5, "prior": 0}, 0.5 * math.sqrt(lt / 3), 1 + 0.5 * math.sqrt(lt * 2 / 3)),
+        ("beta-mean-ucb", {"c": 0.5, "bias": 0}, 0.5 * math.sqrt(lt / 3), 1 + 0.5 * math.sqrt(lt * 2 / 3)),
         ("kl-ucb", {}, -math.expm1(-lt), 1.0),  # KL(0, q) = -ln(1 - q) = ln t
         ("ucb-v", {"c": 1.0, "zeta": 1.0}, 3 * lt, 1 + 3 * lt),  # s^2 = 0
         ("ucb-minimal", {"c1": 2.5, "c2": 1.7}, 2.5, 3.5),  # x + C1
@@ -357,7 +365,7 @@ def all_wins_expectations(n, lt):
         ("ucb1", {"c": 1.5}, 1 + 1.5 * math.sqrt(lt / n)),
         ("ucb1-tuned", {}, 1 + math.sqrt(lt / n * min(0.25, math.sqrt(2 * lt / n)))),
         ("beta-ucb", {}, 1 + 0.5 * math.sqrt(lt * ((n + 1) / ((n + 2) ** 2 * (n + 3)) + math.sqrt(2 * lt / n) / n))),
-        ("beta-mean-ucb", {"c": 0.5, "prior": 0}, 1 + 0.5 * math.sqrt(lt * (n + 1) / (n + 2) / n)),
+        ("beta-mean-ucb", {"c": 0.5, "bias": 0}, 1 + 0.5 * math.sqrt(lt * (n + 1) / (n + 2) / n)),
         ("beta-mean-ucb", {"c": 0.5}, (n + 1) / (n + 2) + 0.5 * math.sqrt(lt * (n + 1) / (n + 2) / (n + 2))),
         ("kl-ucb", {}, 1.0),
         ("ucb-v", {"c": 1.2}, 1 + 1.2 * 3 * lt / n),
@@ -371,7 +379,7 @@ def no_wins_expectations(n, lt):
         ("ucb1-tuned", {}, math.sqrt(lt / n * min(0.25, math.sqrt(2 * lt / n)))),
         ("beta-ucb", {}, 0.5 * math.sqrt(lt * ((n + 1) / ((n + 2) ** 2 * (n + 3)) + math.sqrt(2 * lt / n) / n))),
         # the exploration term shrinks like 1/n: C sqrt(ln t / ((n + 2) n))
-        ("beta-mean-ucb", {"c": 0.5, "prior": 0}, 0.5 * math.sqrt(lt / ((n + 2) * n))),
+        ("beta-mean-ucb", {"c": 0.5, "bias": 0}, 0.5 * math.sqrt(lt / ((n + 2) * n))),
         ("beta-mean-ucb", {"c": 0.5}, 1 / (n + 2) + 0.5 * math.sqrt(lt / (n + 2) ** 2)),
         ("kl-ucb", {}, -math.expm1(-lt / n)),
         ("ucb-v", {"c": 1.2}, 1.2 * 3 * lt / n),
@@ -639,7 +647,7 @@ UNVISITED_FIRST = [
     ("ucb1", {}),
     ("ucb1-tuned", {}),
     ("beta-ucb", {}),
-    ("beta-mean-ucb", {"prior": 0.0}),
+    ("beta-mean-ucb", {"bias": 0.0}),
     ("kl-ucb", {}),
     ("rave", {}),
     ("kl-ucb-rave", {}),
@@ -731,7 +739,7 @@ ALL_NAMES = [
 
 def test_registry_lists_every_rule_with_a_distinct_kernel_id():
     assert list(rules.RULES) == ALL_NAMES
-    assert sorted(r.rule_id for r in rules.RULES.values()) == list(range(ks.N_RULES))
+    assert sorted(r.id for r in rules.RULES.values()) == list(range(ks.N_RULES))
 
 
 @pytest.mark.parametrize("name", ALL_NAMES)
@@ -740,26 +748,57 @@ def test_every_rule_name_resolves_and_scores(name):
     assert rule.name == name
     assert rules.get(f"  {name.upper()} ") is rule
     rule_id, array = rules.resolve(name)
-    assert rule_id == rule.rule_id
-    assert array.dtype == np.float64
-    assert list(array[: len(rule.params)]) == list(rule.params.values())
+    assert rule_id == rule.id
+    assert array.dtype == np.float64 and array.shape == (rules.RULES.max_params,)
+    assert list(array[: len(rule.params)]) == [p.default for p in sorted(rule.params, key=lambda p: p.index)]
+    assert not array[len(rule.params) :].any()
     assert rule.source
     s = rules.score(name, 3, 10, 50, 6, 20)
     assert math.isfinite(s)
 
 
 def test_registry_defaults_are_the_papers_suggestions():
-    assert rules.get("ucb1").params == {"c": pytest.approx(SQRT2)}
-    assert rules.get("beta-mean-ucb").params == {"c": pytest.approx(math.sqrt(0.2)), "prior": 1.0}  # seed 001
-    assert rules.get("kl-ucb").params == {"c": 0.0}  # seed 003 eq. 3: ln t alone
-    assert rules.get("ucb-v").params == {"c": 1.0, "zeta": 1.0}  # seed 004: suggested by [4]
-    assert rules.get("ucb-minimal").params == {"c1": 2.5, "c2": 1.0}  # seed 004: suggested by [2]
+    assert rules.get("ucb1").defaults == {"c": pytest.approx(SQRT2)}
+    assert rules.get("beta-mean-ucb").defaults == {"c": pytest.approx(math.sqrt(0.2)), "bias": 1.0}  # seed 001
+    assert rules.get("kl-ucb").defaults == {"c": 0.0}  # seed 003 eq. 3: ln t alone
+    assert rules.get("ucb-v").defaults == {"c": 1.0, "zeta": 1.0}  # seed 004: suggested by [4]
+    assert rules.get("ucb-minimal").defaults == {"c1": 2.5, "c2": 1.0}  # seed 004: suggested by [2]
 
 
 def test_resolve_puts_overrides_in_kernel_order():
-    assert list(rules.resolve("ucb-minimal", c2=1.8)[1]) == [2.5, 1.8]
-    assert list(rules.resolve("ucb-v", zeta=0.5, c=1.4)[1]) == [1.4, 0.5]
-    assert list(rules.resolve("rave", c=0.2, schedule="hand", b=0.5)[1]) == [ks.SCHEDULE_HAND, 1000.0, 0.5, 0.2]
+    assert list(rules.resolve("ucb-minimal", c2=1.8)[1][:2]) == [2.5, 1.8]
+    assert list(rules.resolve("ucb-v", zeta=0.5, c=1.4)[1][:2]) == [1.4, 0.5]
+    expected = [ks.SCHEDULE_HAND, 1000.0, 0.5, 0.2]
+    assert list(rules.resolve("rave", c=0.2, schedule="hand", b=0.5)[1][:4]) == expected
+    # the slots are the kernel's named constants, whatever the order the registry lists them in
+    _, array = rules.resolve("rave", c=0.2, schedule="hand", b=0.5)
+    assert (array[ks.RAVE_SCHEDULE], array[ks.RAVE_K], array[ks.RAVE_B], array[ks.RAVE_C]) == tuple(expected)
+
+
+def test_a_registry_refuses_parameter_indices_that_are_not_0_to_n_minus_1():
+    from goengine.registry import Choice, Param, Registry
+
+    clash = Choice("x", 0, (Param("a", 0, 1.0, "a_words"), Param("b", 0, 2.0, "b_words")))
+    gap = Choice("y", 1, (Param("a", 0, 1.0, "a_words"), Param("b", 2, 2.0, "b_words")))
+    for choice in (clash, gap):
+        with pytest.raises(ValueError, match="parameter indices"):
+            Registry("test rule", (choice,), 4)
+    with pytest.raises(ValueError, match="share a name"):
+        Registry("test rule", (Choice("z", 0, (Param("a", 0, 1.0, "w"), Param("b", 1, 2.0, "A"))),), 4)
+
+
+@pytest.mark.parametrize("name", AMAF_RULES)
+def test_hand_schedule_weighs_every_child_of_a_node_alike(name):
+    """Gelly and Silver's hand-selected beta depends on the parent's visits N(s) only: two children
+    with the same means and different visits get the same mix (their scores differ only through
+    the UCB/KL term, which C = 0 removes for RAVE)."""
+    if name == "rave":
+        few = rules.score(name, 3, 10, 400, 60, 100, schedule="hand", k=1000)
+        many = rules.score(name, 30, 100, 400, 60, 100, schedule="hand", k=1000)
+        beta = math.sqrt(1000 / (3 * 400 + 1000))
+        assert few == pytest.approx(many) == pytest.approx((1 - beta) * 0.3 + beta * 0.6)
+    got = rules.score(name, 3, 10, 400, 60, 100, schedule="hand", k=1000)
+    assert got == pytest.approx(naive.score(name, 3, 10, 400, 60, 100, schedule="hand", k=1000), **tol(name))
 
 
 def test_unknown_rule_raises_value_error_listing_known_rules():
@@ -777,7 +816,7 @@ def test_unknown_parameter_raises_value_error_naming_the_rule_and_its_parameters
 
 
 def test_non_numeric_parameter_raises_value_error():
-    with pytest.raises(ValueError, match=r"parameter c of ucb1 must be a number, got 'big'"):
+    with pytest.raises(ValueError, match=r"c of ucb1 must be a number, got 'big'"):
         rules.resolve("ucb1", c="big")
 
 
@@ -790,8 +829,10 @@ def test_schedule_accepts_hand_and_mse(name):
     mse = rules.score(name, 3, 10, 50, 60, 100, schedule="mse", b=0.01)
     assert hand != mse
     assert hand == pytest.approx(naive.score(name, 3, 10, 50, 60, 100, schedule="hand", k=1000), **tol(name))
-    for bad in ("fast", "HAND ", 2.0, "0.5"):
-        with pytest.raises(ValueError, match="schedule must be one of hand, mse"):
+    assert rules.resolve(name, schedule=" Hand-Selected ")[1][0] == ks.SCHEDULE_HAND  # as GoGui may send it
+    assert rules.resolve(name, schedule="minimum-mse")[1][0] == ks.SCHEDULE_MSE
+    for bad in ("fast", "hand-picked", 2.0, "0.5"):
+        with pytest.raises(ValueError, match=f"schedule of {name} must be one of hand-selected, minimum-MSE"):
             rules.resolve(name, schedule=bad)
 
 
@@ -802,12 +843,14 @@ def test_needs_amaf_exactly_for_rave_rules():
 def test_describe_prints_name_and_parameters():
     assert rules.describe("ucb1") == "ucb1 c=1.41421"
     assert rules.describe("thompson") == "thompson"
-    assert rules.describe("beta-mean-ucb") == "beta-mean-ucb c=0.447214 prior=1"
-    assert rules.describe("rave") == "rave schedule=mse k=1000 b=0.01 c=0"
-    _, array = rules.resolve("kl-ucb-rave", schedule="hand", k=50, c=3)
-    assert rules.describe("kl-ucb-rave", array) == "kl-ucb-rave schedule=hand k=50 b=0.01 c=3"
-    _, array = rules.resolve("ucb-minimal", c1=8.4, c2=1.8)
-    assert rules.describe("ucb-minimal", array) == "ucb-minimal c1=8.4 c2=1.8"
+    assert rules.describe("beta-mean-ucb") == "beta-mean-ucb c=0.447214 bias=1"
+    assert rules.describe("rave") == "rave schedule=minimum-MSE k=1000 b=0.01 c=0"
+    assert (
+        rules.describe("kl-ucb-rave", schedule="hand", k=50, c=3)
+        == "kl-ucb-rave schedule=hand-selected k=50 b=0.01 c=3"
+    )
+    assert rules.describe("ucb-minimal", c1=8.4, c2=1.8) == "ucb-minimal c1=8.4 c2=1.8"
+    assert rules.describe("beta-mean-ucb", bias=0) == "beta-mean-ucb c=0.447214 bias=0"
 
 
 # --- dtypes fixed at the wrapper -------------------------------------------------------------------

@@ -116,14 +116,17 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
     - AMAF: a child's AVISITS is at most the iterations that went through its parent into the
       children; a PASS child gets one from every iteration through its parent once the parent
       has children (every simulation ends with both players passing), so at least ``through``
-      and at most the parent's visits; without AMAF every AMAF figure stays 0.
+      and at most the parent's visits; without AMAF every AMAF figure stays 0;
+    - with the prior ``none`` (every search here) no node has prior visits or wins.
     """
     ti, tf = tree.ti, tree.tf
     n = tree.nodes
     assert 1 <= n <= ti.shape[1] <= tree.max_nodes
     assert tf.shape[1] == ti.shape[1]
-    parent, move, first, nchild, visits, avisits = (ti[k, :n].astype(np.int64) for k in range(kt.NI))
-    wins, awins = (tf[k, :n].astype(np.float64) for k in range(kt.NF))
+    parent, move, first, nchild, visits, avisits, prior_visits = (ti[k, :n].astype(np.int64) for k in range(kt.NI))
+    wins, awins, prior_wins = (tf[k, :n] for k in range(kt.NF))
+    assert tf.dtype == np.float64  # sums stay exact past 2^24 (float32 stopped adding 1 there)
+    assert not prior_visits.any() and not prior_wins.any()  # the prior "none" gives nothing
     assert parent[0] == kt.NO_NODE
     assert np.all((first == kt.NO_NODE) == (nchild == 0))
     owner = np.full(n, -1, dtype=np.int64)
@@ -439,11 +442,11 @@ def test_different_seeds_give_different_searches(rule):
 
 
 def test_node_limit_stops_the_tree_not_the_playouts():
-    # 0.1 MB at 32 bytes a node: 3,276 nodes, about forty 9x9 expansions.
+    # 0.1 MB at 52 bytes a node: 2,016 nodes, about twenty-five 9x9 expansions.
     board = Board(9)
     search = make_search("ucb1", playouts=3000, max_memory_mb=0.1)
     tree = search.trees[0]
-    assert tree.max_nodes == int(0.1 * 2**20 / kt.BYTES_PER_NODE) < 4000
+    assert tree.max_nodes == int(0.1 * 2**20 / kt.BYTES_PER_NODE) == 2016
     nodes, visits = [], []
     for _ in range(4):  # the same position: each run goes on with the same tree
         result = search.run(board, 7.5)
@@ -460,16 +463,17 @@ def test_node_limit_stops_the_tree_not_the_playouts():
 
 
 def test_tree_grows_its_arrays_up_to_the_limit():
-    # 1.5 MB: 49,152 nodes, more than the initial pool (32,768), so the pool grows once, to the
+    # 2.5 MB: 50,412 nodes, more than the initial pool (32,768), so the pool grows once, to the
     # limit. RAVE expands a node in most iterations (~80 new nodes on 9x9): 4,000 fill it.
     board = Board(9)
-    search = make_search("rave", playouts=4000, max_memory_mb=1.5)
+    search = make_search("rave", playouts=4000, max_memory_mb=2.5)
     tree = search.trees[0]
-    assert tree.ti.shape[1] < tree.max_nodes == 49152
+    assert tree.ti.shape[1] < tree.max_nodes == 50412
     result = search.run(board, 7.5)
     tree = search.trees[0]
     assert tree.ti.shape[1] == tree.max_nodes
     assert tree.max_nodes - 100 < tree.nodes <= tree.max_nodes
+    assert tree.ti.nbytes + tree.tf.nbytes <= 2.5 * 2**20  # the documented limit is the real one
     assert result.playouts == 4000
     assert board.is_legal(BLACK, result.move)
     assert_tree_invariants(tree, needs_amaf=True, playouts=4000)
@@ -726,3 +730,65 @@ def test_amaf_rules_do_not_pass_in_the_opening(rule):
         result = make_search(rule, playouts=500, seed=seed).run(board, 6.5)
         passes += result.move == PASS
     assert passes == 0
+
+
+# ---- exact statistics: sums past 2^24, visit counts that never wrap
+
+
+def test_reward_sums_stay_exact_past_two_to_the_twenty_fourth():
+    """float32 sums stopped adding 1 at 2^24 (16,777,216): an analysis left running reached that
+    at the root within a quarter of an hour. The sums are float64 now, exact to 2^53."""
+    from goengine.kernels import search as ksearch
+
+    ti, tf, _ = kt.new_tree(4)
+    ti[kt.FIRST, 0], ti[kt.NCHILD, 0] = 1, 1
+    ti[kt.PARENT, 1], ti[kt.MOVE, 1] = 0, 20
+    big = 2.0**24
+    ti[kt.VISITS, 0], ti[kt.VISITS, 1] = 2**24 + 5, 2**24 + 3
+    tf[kt.WINS, 0], tf[kt.WINS, 1] = big, big
+    path = np.array([0, 1], dtype=np.int64)
+    no_amaf = np.zeros(kb.MAX_POINTS, dtype=np.int8)
+    no_depth = np.zeros(kb.MAX_POINTS, dtype=np.int64)
+    # Black to move at the root, Black wins: the child (Black's move) gains 1, the root 0
+    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 10.0, no_amaf, no_depth, False)
+    assert tf[kt.WINS, 1] == big + 1 and tf[kt.WINS, 0] == big
+    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 0.0, no_amaf, no_depth, False)  # a draw
+    assert tf[kt.WINS, 1] == big + 1.5 and tf[kt.WINS, 0] == big + 0.5
+    assert np.float32(big) + np.float32(1) == np.float32(big)  # what float32 did
+
+
+def test_a_root_at_the_visit_limit_takes_no_more_iterations():
+    """VISITS are int32: a tree whose root reaches MAX_VISITS stops (a search then ends with the
+    playouts it could run) instead of wrapping to negative counts."""
+    board = Board(9)
+    search = make_search("ucb1", playouts=200)
+    search.run(board, 7.5)
+    tree = search.trees[0]
+    tree.ti[kt.VISITS, 0] = kt.MAX_VISITS - 5
+    start = time.perf_counter()
+    result = search.run(board, 7.5, playouts=None, seconds=5.0)  # the same position: the tree is kept
+    assert result.playouts == 5
+    assert int(tree.ti[kt.VISITS, 0]) == kt.MAX_VISITS < 2**31 - 1
+    assert time.perf_counter() - start < 2.0  # it ended at the limit, not at the 5 seconds
+
+
+# ---- the prior seam
+
+
+def test_root_statistics_leave_out_the_priors_virtual_visits_and_wins():
+    """A prior writes virtual visits and wins into VISITS / WINS and records them in PRIOR_VISITS /
+    PRIOR_WINS (kernels.prior); what the search reports is what it searched."""
+    board = Board(9)
+    search = make_search("ucb1", playouts=400)
+    searched = {s.move: (s.visits, s.wins) for s in search.run(board, 7.5).stats}
+    tree = search.trees[0]
+    child = next(iter(tree.children(0)))
+    tree.ti[kt.VISITS, child] += 10
+    tree.ti[kt.PRIOR_VISITS, child] = 10
+    tree.tf[kt.WINS, child] += 7.0
+    tree.tf[kt.PRIOR_WINS, child] = 7.0
+    move = int(tree.ti[kt.MOVE, child])
+    stats = {s.move: s for s in search.root_stats()}
+    assert (stats[move].visits, stats[move].wins) == searched[move]
+    assert (stats[move].prior_visits, stats[move].prior_wins) == (10, 7.0)
+    assert all(s.prior_visits == 0 for m, s in stats.items() if m != move)

@@ -14,7 +14,8 @@ State is ``(pts, meta)``:
 - ``pts``: int32[NFIELDS, w * w], one row per per-point field (the row constants below).
   Chain fields (``LIBS``, ``LIBSUM``, ``LIBSUM2``, ``CSIZE``) are valid only at a chain's root,
   the point whose index is the chain id stored in ``CHAIN``.
-- ``meta``: int64[NMETA], the scalars (empty count, ko, hash, passes, side to move, geometry).
+- ``meta``: int64[NMETA], the scalars (empty count, ko, hash, passes, side to move, the last two
+  moves, geometry).
 
 Liberties are kept as *pseudo-liberties* (libego, GNU Go's "liberty edges"): a chain counts one for
 every (stone, empty neighbour) pair, so a liberty shared by two of its stones counts twice.
@@ -66,7 +67,9 @@ TO_MOVE = 5
 MOVES = 6  # moves played (passes included)
 SIZE = 7
 W = 8
-NMETA = 9
+LAST_MOVE = 9  # the point of the last move; PASS after a pass and before the first move
+LAST_MOVE2 = 10  # the move before it, the same way
+NMETA = 11
 
 
 @njit(cache=True)
@@ -79,6 +82,8 @@ def new_board(size):
     meta[W] = w
     meta[KO] = NO_POINT
     meta[TO_MOVE] = BLACK
+    meta[LAST_MOVE] = PASS
+    meta[LAST_MOVE2] = PASS
     n = 0
     for p in range(w * w):
         r = p // w
@@ -99,12 +104,6 @@ def in_atari(pts, root):
     n = np.int64(pts[LIBS, root])
     s = np.int64(pts[LIBSUM, root])
     return n > 0 and n * np.int64(pts[LIBSUM2, root]) == s * s
-
-
-@njit(cache=True)
-def atari_point(pts, root):
-    """The single liberty of a chain in atari."""
-    return pts[LIBSUM, root] // pts[LIBS, root]
 
 
 @njit(cache=True, inline="always")
@@ -235,6 +234,8 @@ def place(pts, meta, zobrist, p, c):
     meta[PASSES] = 0
     meta[TO_MOVE] = o
     meta[MOVES] += 1
+    meta[LAST_MOVE2] = meta[LAST_MOVE]
+    meta[LAST_MOVE] = p
     return captured
 
 
@@ -245,6 +246,8 @@ def play_pass(meta, c):
     meta[PASSES] += 1
     meta[TO_MOVE] = 3 - c
     meta[MOVES] += 1
+    meta[LAST_MOVE2] = meta[LAST_MOVE]
+    meta[LAST_MOVE] = PASS
 
 
 @njit(cache=True)

@@ -1,12 +1,21 @@
 """Monte-Carlo tree search iterations: descend -> expand -> playout -> back up.
 
-Reading guide: ``run_iterations`` is the loop; ``expand`` makes a node's children; ``backup``
-credits the result along the path, and the AMAF statistics when the rule needs them.
+Reading guide: ``run_iterations`` is the loop; ``expand`` makes a node's children (the legal
+moves, then the prior's initial statistics); ``backup`` credits the result along the path, and
+the AMAF statistics when the rule needs them.
 
-One call runs a batch of iterations from the root position ``(pts0, meta0)`` on the tree
-``(ti, tf, tmeta)`` (see ``kernels.tree`` for the layout and the reward perspective), so Python
-crosses into numba once per batch. The kernel releases the GIL: one thread per tree (root
-parallelism) runs concurrently.
+One call runs a batch of iterations, so Python crosses into numba once per batch. Its arguments
+come in groups, so a new capability adds a field, not a parameter to every call:
+
+- ``tree``: ``(ti, tf, tmeta)``, the node pool (``kernels.tree``: layout, reward perspective);
+- ``root``: ``(pts0, meta0, zobrist, seen)``, the root position, the Zobrist keys, and the sorted
+  hashes of the game's earlier positions;
+- ``settings``: int64[N_SETTINGS], the integer settings at the slot constants below (the rule,
+  policy and prior ids, expansion threshold, move cap...);
+- ``params``: float64[N_PARAM_ROWS, MAX_PARAMS], one row each for the rule's, the playout
+  policy's and the prior's parameters, and a row of scalars (komi).
+
+The kernel releases the GIL: one thread per tree (root parallelism) runs concurrently.
 
 Tree moves obey positional superko: a child is created only if the position it makes is neither
 in the game's history (``seen``, sorted hashes) nor earlier on the path from the root. The
@@ -17,7 +26,8 @@ AMAF ("all moves as first", Gelly and Silver 2011): after an iteration, a child 
 at depth ``d`` on the path gets an AMAF sample when the player to move at that node played ``m``
 first, at depth ``d`` or later, anywhere in the rest of the iteration (tree part or playout).
 The PASS child gets a sample from every iteration through its node: the playout ends with both
-players passing.
+players passing. Moves are played and recorded by ``kernels.playout.apply_move``, in the tree
+part and the playout alike.
 """
 
 import numpy as np
@@ -39,15 +49,33 @@ from .board import (
     hash_after,
     is_eye,
     is_legal,
-    place,
-    play_pass,
 )
-from .playout import STATE_ROWS, playout
+from .playout import STATE_ROWS, apply_move, playout
+from .prior import init_children
 from .select import select_best
-from .tree import AVISITS, AWINS, FIRST, MOVE, NCHILD, VISITS, WINS, alloc_children
+from .tree import AVISITS, AWINS, FIRST, MAX_VISITS, MOVE, NCHILD, VISITS, WINS, alloc_children
 
 MAX_DEPTH = 3 * MAX_POINTS + 8
 NOT_PLAYED = 1 << 30
+
+# slots of ``settings``
+RULE = 0  # selection rule id (kernels.select)
+POLICY = 1  # playout policy id (kernels.policy)
+PRIOR = 2  # prior id (kernels.prior)
+NEEDS_AMAF = 3  # 1 when the rule reads AMAF statistics
+EXPAND_AT = 4  # a leaf is expanded once visited this many times (0: on its first visit)
+MAX_MOVES = 5  # moves allowed in one iteration, tree part and playout together
+GROW = 6  # 1: stop the batch when an expansion does not fit (the caller enlarges the pool)
+N_SETTINGS = 7
+
+# rows of ``params``
+RULE_PARAMS = 0
+POLICY_PARAMS = 1
+PRIOR_PARAMS = 2
+SCALARS = 3  # row of float settings:
+KOMI = 0  # ... komi, subtracted from the area score
+N_PARAM_ROWS = 4
+MAX_PARAMS = 8  # columns: the most parameters a rule, policy or prior may have
 
 
 @njit(cache=True)
@@ -114,18 +142,41 @@ def backup(ti, tf, path, depth, root_color, score, amaf_color, amaf_depth, needs
                     tf[AWINS, ch] += r
 
 
+@njit(cache=True)
+def expand(tree, pts, meta, zobrist, seen, path_hash, depth, node, moves, settings, params):
+    """Give ``node`` (at ``depth``, in the position ``(pts, meta)``) its children: the candidate
+    moves as one block, then the prior's initial statistics. False when the pool is full."""
+    ti, tf, tmeta = tree
+    count = candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves)
+    if not alloc_children(ti, tf, tmeta, node, moves, count):
+        return False
+    init_children(settings[PRIOR], params[PRIOR_PARAMS], pts, meta, ti, tf, ti[FIRST, node], count)
+    return True
+
+
 @njit(cache=True, nogil=True)
-def run_iterations(
-    ti, tf, tmeta, pts0, meta0, zobrist, seen, rng, n_iter, rule, params, needs_amaf, expand_at, komi, max_moves, grow
-):
+def run_iterations(tree, root, settings, params, rng, n_iter):
     """Run up to ``n_iter`` iterations from the root position; returns the number run.
 
-    ``expand_at``: a leaf is expanded once it has been visited that many times (0: on its first
-    visit); one expansion per iteration. With ``grow`` false the tree no longer expands (its node
-    limit is reached) and iterations go on below the leaves. With ``grow`` true the batch stops
-    early, ``tmeta[FULL]`` set, when an expansion does not fit, so the caller can enlarge the pool.
-    ``komi`` is subtracted from the area score; ``max_moves`` caps a whole iteration's moves.
+    Expansion: a leaf is expanded once it has been visited ``settings[EXPAND_AT]`` times;
+    one expansion per iteration. With ``settings[GROW]`` 0 the tree no longer expands (its node
+    limit is reached) and iterations go on below the leaves; with 1 the batch stops early,
+    ``tmeta[FULL]`` set, when an expansion does not fit, so the caller can enlarge the pool.
+    The batch also stops when the root has MAX_VISITS visits (int32 counts never wrap).
+    Komi (``params[SCALARS, KOMI]``) is subtracted from the area score; ``settings[MAX_MOVES]``
+    caps a whole iteration's moves.
     """
+    ti, tf, tmeta = tree
+    pts0, meta0, zobrist, seen = root
+    rule = settings[RULE]
+    policy = settings[POLICY]
+    needs_amaf = settings[NEEDS_AMAF] != 0
+    expand_at = settings[EXPAND_AT]
+    max_moves = settings[MAX_MOVES]
+    grow = settings[GROW] != 0
+    rule_params = params[RULE_PARAMS]
+    policy_params = params[POLICY_PARAMS]
+    komi = params[SCALARS, KOMI]
     npts = pts0.shape[1]
     pts = np.empty_like(pts0)
     meta = np.empty_like(meta0)
@@ -136,7 +187,7 @@ def run_iterations(
     moves = np.empty(npts + 1, dtype=np.int32)
     root_color = meta0[TO_MOVE]
     done = 0
-    while done < n_iter:
+    while done < n_iter and ti[VISITS, 0] < MAX_VISITS:
         pts[:STATE_ROWS] = pts0[:STATE_ROWS]
         meta[:] = meta0
         if needs_amaf:
@@ -153,17 +204,15 @@ def run_iterations(
             if nc == 0:
                 if expanded or meta[PASSES] >= 2 or ti[VISITS, node] < expand_at:
                     break
-                count = candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves)
-                if not alloc_children(ti, tf, tmeta, node, moves, count):
-                    if grow:
-                        stop = True
+                if not expand(tree, pts, meta, zobrist, seen, path_hash, depth, node, moves, settings, params):
+                    stop = grow
                     break
                 expanded = True
-                nc = count
+                nc = ti[NCHILD, node]
             first = ti[FIRST, node]
             child = select_best(
                 rule,
-                params,
+                rule_params,
                 tf[WINS],
                 ti[VISITS],
                 np.float64(ti[VISITS, node]),
@@ -173,35 +222,30 @@ def run_iterations(
                 first + nc,
                 rng,
             )
-            m = ti[MOVE, child]
-            c = meta[TO_MOVE]
-            if m == PASS:
-                play_pass(meta, c)
-            else:
-                if needs_amaf and amaf_color[m] == 0:
-                    amaf_color[m] = c
-                    amaf_depth[m] = depth
-                place(pts, meta, zobrist, m, c)
+            apply_move(pts, meta, zobrist, ti[MOVE, child], meta[TO_MOVE], amaf_color, amaf_depth, depth, needs_amaf)
             depth += 1
             path[depth] = child
             path_hash[depth] = meta[HASH]
             node = child
         if stop:
             break
-        area, _ = playout(pts, meta, zobrist, rng, max_moves - depth, amaf_color, needs_amaf)
+        area, _ = playout(
+            pts, meta, zobrist, rng, policy, policy_params, max_moves - depth, amaf_color, amaf_depth, depth, needs_amaf
+        )
         backup(ti, tf, path, depth, root_color, area - komi, amaf_color, amaf_depth, needs_amaf)
         done += 1
     return done
 
 
 @njit(cache=True)
-def owner_counts(pts0, meta0, zobrist, rng, n_playouts, max_moves, counts):
-    """Run ``n_playouts`` playouts and add into ``counts``, for every point, +1 when Black owns it
-    at the end and -1 when White does (Tromp-Taylor area ownership: a stone, or an empty region
-    touching one colour). For dead-stone judgement and ownership maps."""
+def owner_counts(pts0, meta0, zobrist, rng, policy, params, n_playouts, max_moves, counts):
+    """Run ``n_playouts`` playouts of policy ``policy`` and add into ``counts``, for every point, +1
+    when Black owns it at the end and -1 when White does (Tromp-Taylor area ownership: a stone, or
+    an empty region touching one colour). For dead-stone judgement and ownership maps."""
     pts = np.empty_like(pts0)
     meta = np.empty_like(meta0)
-    dummy = np.zeros(1, dtype=np.int8)
+    no_amaf = np.zeros(1, dtype=np.int8)
+    no_depth = np.zeros(1, dtype=np.int64)
     w = meta0[W]
     size = meta0[SIZE]
     for _ in range(n_playouts):
@@ -210,7 +254,7 @@ def owner_counts(pts0, meta0, zobrist, rng, n_playouts, max_moves, counts):
         # judged as if play went on: at the end of a game (two passes, when final_score is asked)
         # a playout that starts with the pass count would stop at once and judge nothing dead
         meta[PASSES] = 0
-        playout(pts, meta, zobrist, rng, max_moves, dummy, False)  # ends with area_score
+        playout(pts, meta, zobrist, rng, policy, params, max_moves, no_amaf, no_depth, 0, False)  # ends with area_score
         for r in range(1, size + 1):
             for col in range(1, size + 1):
                 p = r * w + col

@@ -12,7 +12,9 @@ Arguments of every rule (rewards are 1 for a win, 0 for a loss, 1/2 for a draw):
 - ``t``: the parent's visits (the total pulls P_T of the bandit papers); ``ln t`` is taken of
   ``max(t, 1)``;
 - ``aw``, ``an``: the arm's AMAF ("all moves as first") reward sum and count, for RAVE rules;
-- ``params``: float64 array, the rule's parameters in the order the registry lists them;
+- ``params``: float64 array, the rule's parameters at the index constants below (``UCB1_C``,
+  ``RAVE_K``, ...), from which the registry ``goengine.rules`` is built: the registry checks
+  that every rule's indices are 0, 1, ... in some order, so no parameter reaches another's slot;
 - ``rng``: the RNG state (``kernels.rng``), for Thompson sampling.
 
 Variances: rewards are Bernoulli, so the empirical variance of an arm is ``x (1 - x)``; with draws
@@ -40,6 +42,22 @@ UCB_V = 7
 UCB_MINIMAL = 8
 THOMPSON = 9
 N_RULES = 10
+
+# where each rule's parameters sit in its parameter array
+UCB1_C = 0
+UCB1_TUNED_GAMMA = 0
+BETA_UCB_GAMMA = 0
+BETA_MEAN_UCB_C = 0
+BETA_MEAN_UCB_BIAS = 1
+KL_UCB_C = 0
+RAVE_SCHEDULE = 0  # also KL-UCB+RAVE's
+RAVE_K = 1
+RAVE_B = 2
+RAVE_C = 3
+UCB_V_C = 0
+UCB_V_ZETA = 1
+UCB_MINIMAL_C1 = 0
+UCB_MINIMAL_C2 = 1
 
 INF = np.inf
 KL_TOLERANCE = 1e-12
@@ -96,22 +114,22 @@ def beta_ucb(w, n, t, gamma):
 
 
 @njit(cache=True)
-def beta_mean_ucb(w, n, t, c, prior):
+def beta_mean_ucb(w, n, t, c, bias):
     """The beta-mean UCB (seed 001_409292b0b5da6ccf.txt, the computer-go list, 2008, as in
     libego): UCB1 with the exploration term scaled by the mean of Beta(w+1, l+1),
     ``x + C sqrt(ln t m / n)``, ``m = (w+1) / (n+2)``.
-    With ``prior`` nonzero (an on/off flag: the one-win-one-loss initial bias, libego's initial
+    With ``bias`` nonzero (an on/off flag: the one-win-one-loss initial bias, libego's initial
     bias 2) the arm starts
     from one win and one loss: w -> w+1, n -> n+2, so x = m and an unvisited arm scores
     ``1/2 + C sqrt(ln t / 4)`` (finite). Without it an unvisited arm scores +inf.
     All wins: the term keeps its full size (m near 1); no wins: it shrinks like 1/n, so a losing
     move is abandoned faster than under UCB1 -- the point of the proposal."""
-    if prior != 0.0:
+    if bias != 0.0:
         w = w + 1.0
         n = n + 2.0
     if n <= 0:
         return INF
-    m = (w + 1.0) / (n + 2.0) if prior == 0.0 else w / n
+    m = (w + 1.0) / (n + 2.0) if bias == 0.0 else w / n
     return w / n + c * math.sqrt(_log_t(t) * m / n)
 
 
@@ -190,13 +208,16 @@ def kl_ucb(w, n, t, c):
 
 
 @njit(cache=True)
-def rave_beta(n, an, schedule, k, b):
+def rave_beta(n, an, t, schedule, k, b):
     """The weight of the AMAF mean in MC-RAVE (Gelly and Silver 2011, "Monte-Carlo tree search and
-    rapid action value estimation in computer Go", sections 6-7).
-    Hand-selected: ``sqrt(k / (3 n + k))`` (equivalence parameter k: at n = k visits the two
-    estimates weigh the same). Minimum MSE: ``an / (n + an + 4 n an b^2)`` (b: the RAVE bias)."""
+    rapid action value estimation in computer Go", Artificial Intelligence 175).
+    Hand-selected (section 5.1; Gelly and Silver 2007, section 4): ``sqrt(k / (3 t + k))`` with
+    t = N(s) the visits of the node whose children are chosen (the parent), the same weight for
+    every child; the equivalence parameter k is the N(s) at which it is 1/2. Minimum MSE
+    (section 5.2, per child): ``an / (n + an + 4 n an b^2)`` (n, an: the child's visits and AMAF
+    count; b: the RAVE bias)."""
     if schedule == SCHEDULE_HAND:
-        return math.sqrt(k / (3.0 * n + k))
+        return math.sqrt(k / (3.0 * t + k))
     denom = n + an + 4.0 * n * an * b * b
     return an / denom if denom > 0.0 else 1.0
 
@@ -212,7 +233,7 @@ def rave(w, n, t, aw, an, schedule, k, b, c):
         return aw / an if an > 0 else INF
     if an <= 0:
         return w / n + c * math.sqrt(_log_t(t) / n)
-    beta = rave_beta(n, an, schedule, k, b)
+    beta = rave_beta(n, an, t, schedule, k, b)
     s = (1.0 - beta) * (w / n) + beta * (aw / an)
     if c != 0.0:
         s += c * math.sqrt(_log_t(t) / n)
@@ -231,7 +252,7 @@ def kl_ucb_rave(w, n, t, aw, an, schedule, k, b, c):
     q = kl_ucb(w, n, t, c)
     if an <= 0:
         return q
-    beta = rave_beta(n, an, schedule, k, b)
+    beta = rave_beta(n, an, t, schedule, k, b)
     return (1.0 - beta) * q + beta * (aw / an)
 
 
@@ -304,23 +325,23 @@ def thompson(w, n, rng):
 def score(rule, params, w, n, t, aw, an, rng):
     """The score of one arm under rule ``rule`` (an id above); higher is better, +inf first."""
     if rule == UCB1:
-        return ucb1(w, n, t, params[0])
+        return ucb1(w, n, t, params[UCB1_C])
     if rule == UCB1_TUNED:
-        return ucb1_tuned(w, n, t, params[0])
+        return ucb1_tuned(w, n, t, params[UCB1_TUNED_GAMMA])
     if rule == BETA_UCB:
-        return beta_ucb(w, n, t, params[0])
+        return beta_ucb(w, n, t, params[BETA_UCB_GAMMA])
     if rule == BETA_MEAN_UCB:
-        return beta_mean_ucb(w, n, t, params[0], params[1])
+        return beta_mean_ucb(w, n, t, params[BETA_MEAN_UCB_C], params[BETA_MEAN_UCB_BIAS])
     if rule == KL_UCB:
-        return kl_ucb(w, n, t, params[0])
+        return kl_ucb(w, n, t, params[KL_UCB_C])
     if rule == RAVE:
-        return rave(w, n, t, aw, an, params[0], params[1], params[2], params[3])
+        return rave(w, n, t, aw, an, params[RAVE_SCHEDULE], params[RAVE_K], params[RAVE_B], params[RAVE_C])
     if rule == KL_UCB_RAVE:
-        return kl_ucb_rave(w, n, t, aw, an, params[0], params[1], params[2], params[3])
+        return kl_ucb_rave(w, n, t, aw, an, params[RAVE_SCHEDULE], params[RAVE_K], params[RAVE_B], params[RAVE_C])
     if rule == UCB_V:
-        return ucb_v(w, n, t, params[0], params[1])
+        return ucb_v(w, n, t, params[UCB_V_C], params[UCB_V_ZETA])
     if rule == UCB_MINIMAL:
-        return ucb_minimal(w, n, params[0], params[1])
+        return ucb_minimal(w, n, params[UCB_MINIMAL_C1], params[UCB_MINIMAL_C2])
     if rule == THOMPSON:
         return thompson(w, n, rng)
     return -INF
@@ -334,7 +355,7 @@ def upper_bound(rule, params, w, n, t, aw, an):
     a child whose bound is below the best score so far."""
     if n <= 0 or (rule != KL_UCB and rule != KL_UCB_RAVE):
         return INF
-    c = params[0] if rule == KL_UCB else params[3]
+    c = params[KL_UCB_C] if rule == KL_UCB else params[RAVE_C]
     lt = _log_t(t)
     bound = lt
     if c != 0.0 and lt > 1.0:
@@ -342,7 +363,7 @@ def upper_bound(rule, params, w, n, t, aw, an):
     q = kl_upper_bound(w / n, bound / n)
     if rule == KL_UCB or an <= 0:
         return q
-    beta = rave_beta(n, an, params[0], params[1], params[2])
+    beta = rave_beta(n, an, t, params[RAVE_SCHEDULE], params[RAVE_K], params[RAVE_B])
     return (1.0 - beta) * q + beta * (aw / an)
 
 

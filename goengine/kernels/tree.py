@@ -4,8 +4,10 @@ A tree is ``(ti, tf, tmeta)``:
 
 - ``ti``: int32[NI, capacity]: ``PARENT`` (-1 at the root), ``MOVE`` (the point played to reach
   the node, or PASS), ``FIRST`` (index of the first child, -1 before expansion), ``NCHILD``,
-  ``VISITS`` (iterations through the node), ``AVISITS`` (AMAF count);
-- ``tf``: float32[NF, capacity]: ``WINS``, ``AWINS`` (reward sums);
+  ``VISITS`` (iterations through the node, plus its prior's virtual visits), ``AVISITS`` (AMAF
+  count), ``PRIOR_VISITS`` (the virtual visits its prior gave it when it was created);
+- ``tf``: float64[NF, capacity]: ``WINS``, ``AWINS`` (reward sums; ``WINS`` includes the prior's
+  virtual wins), ``PRIOR_WINS`` (those virtual wins);
 - ``tmeta``: int64[NTMETA]: ``N_NODES`` (nodes in use; the pool is ``[0, N_NODES)``) and ``FULL``
   (set when an expansion did not fit).
 
@@ -14,7 +16,16 @@ who played ``MOVE[i]``** (win 1, draw 1/2, loss 0), so a parent chooses among it
 their own win rates. At the root, ``MOVE`` is the last move of the game (or PASS) and ``WINS``
 is from that move's player's side.
 
-32 bytes a node (six int32 and two float32). Node 0 is the root after ``new_tree`` and after
+Prior knowledge (``kernels.prior``) is "equivalent experience" (Gelly and Silver 2007): a new
+child starts with ``PRIOR_VISITS`` visits and ``PRIOR_WINS`` wins already in ``VISITS`` and
+``WINS``, so the selection rules see it without knowing priors exist; what was searched is
+``VISITS - PRIOR_VISITS`` and ``WINS - PRIOR_WINS``.
+
+Exactness: sums are float64, exact for every count of halves below 2^53; visit counts are int32,
+and a search stops adding iterations to a tree whose root reaches MAX_VISITS (about 2^31, 12 hours
+at 50,000 iterations a second), so no count ever wraps.
+
+52 bytes a node (seven int32 and three float64). Node 0 is the root after ``new_tree`` and after
 ``copy_subtree``; re-rooting copies the kept subtree into fresh arrays, so the pool never holds
 garbage and stays compact.
 """
@@ -28,24 +39,27 @@ FIRST = 2
 NCHILD = 3
 VISITS = 4
 AVISITS = 5
-NI = 6
+PRIOR_VISITS = 6
+NI = 7
 
 WINS = 0
 AWINS = 1
-NF = 2
+PRIOR_WINS = 2
+NF = 3
 
 N_NODES = 0
 FULL = 1
 NTMETA = 2
 
-BYTES_PER_NODE = NI * 4 + NF * 4
+BYTES_PER_NODE = NI * 4 + NF * 8
 NO_NODE = -1
+MAX_VISITS = (1 << 31) - (1 << 20)  # a root this visited takes no more iterations (int32 counts)
 
 
 def new_tree(capacity: int, root_move: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """An empty pool of ``capacity`` nodes holding only the root (node 0)."""
     ti = np.zeros((NI, capacity), dtype=np.int32)
-    tf = np.zeros((NF, capacity), dtype=np.float32)
+    tf = np.zeros((NF, capacity), dtype=np.float64)
     tmeta = np.zeros(NTMETA, dtype=np.int64)
     ti[PARENT, 0] = NO_NODE
     ti[MOVE, 0] = root_move
@@ -69,8 +83,10 @@ def alloc_children(ti, tf, tmeta, parent, moves, count):
         ti[NCHILD, i] = 0
         ti[VISITS, i] = 0
         ti[AVISITS, i] = 0
+        ti[PRIOR_VISITS, i] = 0
         tf[WINS, i] = 0.0
         tf[AWINS, i] = 0.0
+        tf[PRIOR_WINS, i] = 0.0
     ti[FIRST, parent] = start
     ti[NCHILD, parent] = count
     tmeta[N_NODES] = start + count

@@ -1,0 +1,88 @@
+"""The GTP (version 2) front-end: where text stops. Everything below it takes points, colours
+and objects; GTP's formats and error wording live in this package.
+
+Reading guide: ``protocol`` is the core (reading a line, the command table, framing, the I/O
+loop); each other module is a group of handlers registered into the one table: ``game``
+(set-up, moves, handicap), ``scoring`` (the board, the score, SGF), ``clock`` (time), ``settings``
+(``goengine-set``, the parameter page), ``analysis`` (Leela Zero's and GoGui's analysis).
+``GtpEngine`` assembles them around an ``Engine``; ``serve`` runs it on stdin/stdout.
+
+goengine does not use pygtp (the ``gtp`` module): its parser drops non-ASCII characters and
+splits on single spaces only, its formatter drops an id of 0, and it catches only ValueError;
+what it would add on top of ``protocol`` is nothing we use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from goengine import __version__, coords
+from goengine.board import BLACK
+from goengine.engine import Engine
+from goengine.gtp import protocol
+from goengine.gtp.analysis import AnalysisCommands
+from goengine.gtp.clock import ClockCommands
+from goengine.gtp.game import GameCommands
+from goengine.gtp.protocol import GtpError, Protocol, parse_line
+from goengine.gtp.scoring import ScoringCommands
+from goengine.gtp.settings import SettingsCommands
+from goengine.search import RESIGN, SearchResult
+
+GROUPS = (GameCommands, ScoringCommands, ClockCommands, SettingsCommands, AnalysisCommands)
+
+
+class GtpEngine(Protocol):
+    """GTP commands on top of an ``Engine`` (``log``, ``write``, ``input_pending``: see
+    ``Protocol``)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        log: Callable[[str], None] | None = None,
+        write: Callable[[str], None] | None = None,
+        input_pending: Callable[[], bool] | None = None,
+    ):
+        super().__init__("goengine", __version__, log=log, write=write, input_pending=input_pending)
+        self.engine = engine
+        for group in GROUPS:
+            group(self).register()
+
+    def interrupt(self) -> None:
+        """``# interrupt``: the running search stops after its batch and answers its best move."""
+        self.engine.search.interrupt()
+
+    def vertex_text(self, p: int) -> str:
+        """A point (or PASS, or RESIGN) as GTP writes it on the current board."""
+        if p == RESIGN:
+            return "resign"
+        return coords.to_gtp(self.engine.size, p)
+
+    def genmove(self, color: int, commit: bool, cleanup: bool = False, callback=None, interval: float = 1.0) -> str:
+        """Search for ``color`` (and play the move with ``commit``), log the result, and return the
+        move as GTP text: the core of ``genmove``, ``reg_genmove``, ``kgs-genmove_cleanup`` and
+        ``lz-genmove_analyze``."""
+        result = self.engine.genmove(
+            color, commit=commit, cleanup=cleanup, callback=callback, callback_interval=interval
+        )
+        self._log_result(color, result)
+        return self.vertex_text(result.move)
+
+    def _log_result(self, color: int, result: SearchResult) -> None:
+        best = result.stats[:5]
+        summary = ", ".join(f"{self.vertex_text(s.move)} {s.visits} {s.winrate:.3f}" for s in best)
+        self.log(
+            f"{'B' if color == BLACK else 'W'} {self.vertex_text(result.move)} ({result.reason}); "
+            f"{result.playouts} playouts in {result.seconds:.2f} s, {result.nodes} nodes; {summary}"
+        )
+
+
+def serve(engine: Engine, stdin=None, stdout=None, log: Callable[[str], None] | None = None) -> int:
+    """Serve ``engine`` over GTP on stdin/stdout until ``quit`` or end of input
+    (``protocol.serve``); the search's threads are stopped at the end."""
+    try:
+        return protocol.serve(lambda **io: GtpEngine(engine, **io), stdin=stdin, stdout=stdout, log=log)
+    finally:
+        engine.close()
+
+
+__all__ = ["GtpEngine", "GtpError", "parse_line", "serve"]

@@ -1,0 +1,227 @@
+"""GTP analysis commands: Leela Zero's ``lz-analyze`` / ``lz-genmove_analyze`` (Sabaki, Lizzie),
+and GoGui's analyze commands (best moves, visit counts, win rates, principal variation,
+ownership, the parameter page, final score, dead stones).
+
+Reading guide: ``info_line`` is Leela Zero's format; ``lz_analyze`` streams it until the next
+line of input; the ``goengine-*`` commands answer GoGui's ``gfx`` and ``dboard`` types, whose
+board labels ``visits_label`` keeps to four characters.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import traceback
+
+from goengine import coords
+from goengine.board import BLACK, PASS
+from goengine.gtp.commands import CommandGroup
+from goengine.gtp.protocol import STREAMED, color, integer, number, syntax_error
+from goengine.search import MoveStats, SearchResult
+
+LABEL_MIN_VISITS = 10  # a move with fewer visits gets no label on GoGui's board: its rate means little
+LABEL_MIN_SHARE = 0.01  # nor one with less than this share of the most visited move's visits
+
+# GoGui's analyze commands, ``type/label/command`` (GoGui's documentation, "Analyze Commands"):
+# gfx draws SQUARE/LABEL/VAR on the board, dboard colours it by a number a point, param opens
+# the parameter page, string shows the text of the answer, plist marks the points listed.
+ANALYZE_COMMANDS = (
+    "gfx/Best moves/goengine-best_moves %c",
+    "gfx/Visit counts/goengine-visits %c",
+    "gfx/Win rates/goengine-winrates %c",
+    "gfx/Principal variation/goengine-pv %c",
+    "dboard/Ownership/goengine-ownership",
+    "param/Engine parameters/goengine-params",
+    "string/Final score/final_score",
+    "plist/Dead stones/final_status_list dead",
+)
+
+
+def visits_label(n: int) -> str:
+    """A visit count in at most four characters, as other engines label GoGui's board:
+    ``850``, ``1.8k``, ``18k``, ``180k``, ``1.8M``, ``18M``."""
+    for scale, suffix in ((10**6, "M"), (10**3, "k")):
+        if n >= scale - scale // 2000:  # what rounds to 1.0 of the unit counts as one
+            value = n / scale
+            return f"{value:.1f}{suffix}" if round(value, 1) < 10 else f"{round(value)}{suffix}"
+    return str(n)
+
+
+def labelled(stats: list[MoveStats]) -> list[MoveStats]:
+    """The board moves worth a label: visited at least LABEL_MIN_VISITS times and at least
+    LABEL_MIN_SHARE of the most visited move's visits, most visited first."""
+    moves = [s for s in stats if s.move != PASS and s.visits > 0]
+    if not moves:
+        return []
+    floor = max(LABEL_MIN_VISITS, LABEL_MIN_SHARE * max(s.visits for s in moves))
+    return [s for s in moves if s.visits >= floor]
+
+
+class AnalysisCommands(CommandGroup):
+    COMMANDS = {
+        "lz-analyze": "lz_analyze",
+        "lz-genmove_analyze": "lz_genmove_analyze",
+        "gogui-analyze_commands": "analyze_commands",
+        "gogui-interrupt": "gogui_interrupt",
+        "goengine-best_moves": "best_moves",
+        "goengine-visits": "visits",
+        "goengine-winrates": "winrates",
+        "goengine-pv": "pv",
+        "goengine-ownership": "ownership",
+    }
+
+    # ---- Leela Zero's analysis (Sabaki, Lizzie)
+
+    def info_line(self, result: SearchResult, min_visits: int = 0) -> str:
+        """Leela Zero's analysis format: ``info move D4 visits 1178 winrate 4802 prior 2211 lcb
+        4781 order 0 pv D4 E3`` for every move, rates as integers x 10000 for the side to move.
+
+        ``prior`` is the move's share of the virtual visits the prior gave the root's children;
+        with no prior knowledge (``--prior none``) the field is left out, which Sabaki's parser
+        accepts (it reads keys and values in pairs and uses only move, visits, winrate, scoreLead
+        and pv) rather than showing an invented figure."""
+        stats = [s for s in result.stats if s.visits >= max(1, min_visits)]
+        if not stats:
+            return ""
+        prior_total = sum(s.prior_visits for s in result.stats)
+        parts = []
+        for order, s in enumerate(stats):
+            wr = s.winrate
+            lcb = max(0.0, wr - 1.96 * math.sqrt(max(wr * (1 - wr), 1e-9) / s.visits))
+            prior = f"prior {round(10000 * s.prior_visits / prior_total)} " if prior_total else ""
+            pv = self.engine.search.principal_variation(s.move, length=12)
+            parts.append(
+                f"info move {self.gtp.vertex_text(s.move)} visits {s.visits} winrate {round(wr * 10000)} "
+                f"{prior}lcb {round(lcb * 10000)} order {order} pv " + " ".join(self.gtp.vertex_text(m) for m in pv)
+            )
+        return " ".join(parts)
+
+    def _analysis_args(self, args: list[str], need_color: bool) -> tuple[int, float, int]:
+        """``[color] interval [minmoves N]``: the colour, seconds between reports, min visits."""
+        c = self.engine.board.to_move
+        rest = list(args)
+        if rest and rest[0].lower() in ("b", "w", "black", "white"):
+            c = color(rest.pop(0))
+        elif need_color:
+            raise syntax_error()
+        interval = 1.0
+        min_visits = 0
+        if rest and rest[0].replace(".", "", 1).isdigit():
+            interval = max(0.01, number(rest.pop(0)) / 100.0)  # centiseconds
+        while rest:
+            key = rest.pop(0).lower()
+            if key in ("minmoves", "min_visits", "minvisits", "maxmoves") and rest:
+                value = integer(rest.pop(0))
+                if key in ("min_visits", "minvisits"):
+                    min_visits = value
+            elif key == "interval" and rest:
+                interval = max(0.01, number(rest.pop(0)) / 100.0)
+            else:
+                raise syntax_error()
+        return c, interval, min_visits
+
+    def _interrupt_on_input(self, result: SearchResult) -> None:
+        if self.gtp.input_pending():
+            self.engine.search.interrupt()
+
+    def _stream(self, result: SearchResult, min_visits: int) -> None:
+        line = self.info_line(result, min_visits)
+        if line:
+            self.gtp.write(line + "\n")
+        self._interrupt_on_input(result)
+
+    def _streaming(self, body) -> object:
+        """Write the success header, then run ``body``, which writes the rest. The header is out,
+        so a failure can no longer become ``? message``: it is logged and the response ends."""
+        self.gtp.write(self.gtp.header())
+        try:
+            body()
+        except Exception:  # noqa: BLE001 - see the docstring
+            self.gtp.log(traceback.format_exc())
+        return STREAMED
+
+    def lz_analyze(self, args: list[str]) -> object:
+        """Ponder for the side to move (or ``color``), streaming ``info`` lines every interval until
+        the next line of input; the response then ends. The game state is not changed."""
+        c, interval, min_visits = self._analysis_args(args, need_color=False)
+        board = self.engine.board.copy()
+        board.to_move = c
+        search = self.engine.search
+
+        def body() -> None:
+            while not self.gtp.input_pending():
+                # one report per slice of search; the tree is kept between slices
+                result = search.run(
+                    board,
+                    self.engine.komi,
+                    playouts=None,
+                    seconds=interval,
+                    callback=self._interrupt_on_input,
+                    callback_interval=0.05,
+                )
+                self._stream(result, min_visits)
+                if result.playouts == 0 and not self.gtp.input_pending():
+                    time.sleep(interval)  # nothing to search (e.g. a finished game)
+
+        return self._streaming(body)
+
+    def lz_genmove_analyze(self, args: list[str]) -> object:
+        """``genmove`` that streams ``info`` lines while it thinks, then ``play MOVE``."""
+        c, interval, min_visits = self._analysis_args(args, need_color=True)
+
+        def body() -> None:
+            move = self.gtp.genmove(c, commit=True, callback=lambda r: self._stream(r, min_visits), interval=interval)
+            self.gtp.write(f"play {move}\n")
+
+        return self._streaming(body)
+
+    # ---- GoGui
+
+    def analyze_commands(self, args: list[str]) -> str:
+        """GoGui's analyze commands (``type/label/command``)."""
+        return "\n".join(ANALYZE_COMMANDS)
+
+    def gogui_interrupt(self, args: list[str]) -> str:
+        """GoGui asks whether ``# interrupt`` lines are understood (they are: ``serve``)."""
+        return ""
+
+    def _search(self, args: list[str]) -> SearchResult:
+        c = color(args[0]) if args else self.engine.board.to_move
+        board = self.engine.board.copy()
+        board.to_move = c
+        return self.engine.search.run(board, self.engine.komi)
+
+    def best_moves(self, args: list[str]) -> str:
+        best = labelled(self._search(args).stats)[:5]
+        if not best:
+            return ""
+        marks = " ".join(self.gtp.vertex_text(s.move) for s in best)
+        labels = " ".join(f"{self.gtp.vertex_text(s.move)} {i + 1}" for i, s in enumerate(best))
+        return f"SQUARE {marks}\nLABEL {labels}"
+
+    def visits(self, args: list[str]) -> str:
+        moves = labelled(self._search(args).stats)
+        labels = " ".join(f"{self.gtp.vertex_text(s.move)} {visits_label(s.visits)}" for s in moves)
+        return f"LABEL {labels}" if labels else ""
+
+    def winrates(self, args: list[str]) -> str:
+        moves = labelled(self._search(args).stats)
+        labels = " ".join(f"{self.gtp.vertex_text(s.move)} {round(100 * s.winrate)}" for s in moves)
+        return f"LABEL {labels}" if labels else ""
+
+    def pv(self, args: list[str]) -> str:
+        c = color(args[0]) if args else self.engine.board.to_move
+        result = self._search(args)
+        moves = []
+        for i, m in enumerate(result.pv):
+            mover = c if i % 2 == 0 else 3 - c
+            moves.append(f"{'B' if mover == BLACK else 'W'} {self.gtp.vertex_text(m)}")
+        return "VAR " + " ".join(moves) if moves else ""
+
+    def ownership(self, args: list[str]) -> str:
+        owner = self.engine.ownership()
+        size = self.engine.size
+        rows = []
+        for r in range(size):
+            rows.append(" ".join(f"{owner[coords.point(size, r, c)]:.2f}" for c in range(size)))
+        return "\n".join(rows)

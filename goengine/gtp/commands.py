@@ -1,0 +1,29 @@
+"""What every handler group shares: ``CommandGroup``, a set of related GTP commands registered
+into one ``GtpEngine``'s table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the engine class assembles the groups; only its type is needed here
+    from goengine.engine import Engine
+    from goengine.gtp import GtpEngine
+
+
+class CommandGroup:
+    """``COMMANDS`` maps each GTP command name to the method that handles it; ``register`` adds
+    them to the front-end's table. A handler takes the argument words and returns the response
+    text (or None for an empty success), raising ``GtpError`` for a failure."""
+
+    COMMANDS: dict[str, str] = {}
+
+    def __init__(self, gtp: GtpEngine):
+        self.gtp = gtp
+
+    @property
+    def engine(self) -> Engine:
+        return self.gtp.engine
+
+    def register(self) -> None:
+        for name, method in self.COMMANDS.items():
+            self.gtp.register(name, getattr(self, method))

@@ -1,0 +1,239 @@
+"""The GTP (version 2) protocol core: reading a line, the command table, framing the response,
+and the I/O loop. No Go here: the handlers (the other modules of this package) register into
+the table.
+
+Reading guide: ``Protocol.send`` turns one input line into one response; ``parse_line`` splits
+it; ``format_response`` frames the answer; ``serve`` is the loop on stdin/stdout. The argument
+helpers (``color``, ``vertex``, ``integer``, ``number``) raise GTP's canonical errors.
+
+What a controller can rely on:
+
+- one line in, one response out, ending with an empty line; an id, 0 included, is echoed;
+- any exception in a handler becomes ``? message``, never a traceback (that goes to the log,
+  stderr); a multi-line response never contains an empty line (it would end it early);
+- ``list_commands`` and ``known_command`` are generated from the table, never kept by hand;
+- a line is split as GTP 2 section 3.1 says (``parse_line``): control characters removed,
+  ``#`` comments cut, tokens split on runs of spaces and tabs; other characters, non-ASCII ones
+  included, are kept, so an unknown word stays an unknown command;
+- input is decoded leniently, so a stray byte cannot end the session; ``# interrupt`` (GoGui)
+  interrupts a running search at once; a handler that streams its answer (``lz-analyze``)
+  writes the header and body itself and returns ``STREAMED``.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import queue
+import re
+import sys
+import threading
+import traceback
+from collections.abc import Callable
+
+from goengine import coords
+from goengine.board import IllegalMove, parse_color
+
+STREAMED = object()  # a handler's result meaning "the response was written as it went"
+Handler = Callable[[list[str]], object]
+
+
+class GtpError(Exception):
+    """A failed command: its message is the text after ``?``."""
+
+
+def syntax_error() -> GtpError:
+    return GtpError("syntax error")
+
+
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def parse_line(line: str) -> tuple[int | None, str | None, list[str]]:
+    """``(id, command, arguments)`` of one input line, as GTP 2 section 3.1 says: control
+    characters other than tab and newline removed, ``#`` comments cut, tabs made spaces, tokens
+    split on any run of white space. Other characters, non-ASCII ones included, are kept: an
+    unknown word stays an unknown command rather than turning into a known one."""
+    text = _CONTROL.sub("", line.replace("\t", " ")).split("#", 1)[0]
+    tokens = [token for token in text.split(" ") if token]  # GTP's white space: space and tab only
+    message_id = None
+    if tokens and tokens[0].isdigit() and tokens[0].isascii():
+        message_id = int(tokens.pop(0))
+    if not tokens:
+        return message_id, None, []
+    return message_id, tokens[0], tokens[1:]
+
+
+def format_response(message_id: int | None, ok: bool, text: str) -> str:
+    """``=id text`` / ``?id text`` with a blank line after; no empty line inside the text."""
+    lines = [line.rstrip() for line in text.replace("\r", "").split("\n")]
+    body = "\n".join(line if line else " " for line in lines).strip("\n") if text else ""
+    head = ("=" if ok else "?") + ("" if message_id is None else str(message_id))
+    return f"{head} {body}\n\n" if body else f"{head}\n\n"
+
+
+# ---- argument helpers, raising GTP's canonical errors
+
+
+def color(text: str) -> int:
+    """BLACK or WHITE from ``b``, ``black``, ``w``, ``white`` (any case); else a syntax error."""
+    try:
+        return parse_color(text)
+    except ValueError:
+        raise syntax_error() from None
+
+
+def vertex(size: int, text: str) -> int:
+    """The point of a GTP vertex (``pass`` gives PASS): a syntax error for what is no vertex,
+    ``illegal move`` for a vertex off this board."""
+    t = text.strip().lower()
+    if t == "pass":
+        return coords.PASS
+    if len(t) < 2 or not t[0].isalpha() or not t[1:].isdigit():
+        raise syntax_error()
+    try:
+        return coords.from_gtp(size, t)
+    except ValueError:
+        raise GtpError("illegal move") from None
+
+
+def integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise syntax_error() from None
+
+
+def number(text: str) -> float:
+    """A finite float; a syntax error otherwise."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise syntax_error() from None
+    if not math.isfinite(value):
+        raise syntax_error()
+    return value
+
+
+# ---- the table and the framing
+
+
+class Protocol:
+    """The command table and one-line-in, one-response-out.
+
+    ``log`` receives diagnostics for stderr; ``write`` sends text to the controller at once (for
+    handlers that stream); ``input_pending`` tells whether another line has arrived (which ends
+    a streamed analysis). The administrative commands are registered here; ``disconnect`` is
+    set by ``quit``."""
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        log: Callable[[str], None] | None = None,
+        write: Callable[[str], None] | None = None,
+        input_pending: Callable[[], bool] | None = None,
+    ):
+        self.log = log or (lambda text: None)
+        self.write = write or (lambda text: None)
+        self.input_pending = input_pending or (lambda: False)
+        self.commands: dict[str, Handler] = {}
+        self.disconnect = False
+        self._id: int | None = None
+        self.register("protocol_version", lambda args: "2")
+        self.register("name", lambda args: name)
+        self.register("version", lambda args: version)
+        self.register("known_command", self._known_command)
+        self.register("list_commands", lambda args: "\n".join(self.commands))
+        self.register("quit", self._quit)
+
+    def register(self, name: str, handler: Handler) -> None:
+        """Add a command to the table (``list_commands`` lists them in this order)."""
+        self.commands[name] = handler
+
+    def send(self, message: str) -> str:
+        """The full response to one input line (ending with the blank line), or "" for a line
+        that carries no command (empty, or only a comment)."""
+        message_id, command, args = parse_line(message)
+        self._id = message_id
+        if not command:
+            return "" if message_id is None else format_response(message_id, False, "syntax error")
+        handler = self.commands.get(command)
+        if handler is None:
+            return format_response(message_id, False, "unknown command")
+        try:
+            result = handler(args)
+        except GtpError as err:
+            return format_response(message_id, False, str(err))
+        except IllegalMove:
+            return format_response(message_id, False, "illegal move")
+        except ValueError as err:  # the engine's and the configuration's own messages
+            return format_response(message_id, False, str(err) or "syntax error")
+        except Exception as err:  # noqa: BLE001 - any failure is a GTP error, never a dead engine
+            self.log(traceback.format_exc())
+            return format_response(message_id, False, f"internal error: {type(err).__name__}: {err}")
+        if result is STREAMED:
+            return "\n"  # the header and body were written already; only the blank line is left
+        return format_response(message_id, True, "" if result is None else str(result))
+
+    def header(self) -> str:
+        """The success header of the current command, for handlers that stream their body."""
+        return "=" + ("" if self._id is None else str(self._id)) + "\n"
+
+    def interrupt(self) -> None:
+        """What ``# interrupt`` does; a subclass with a search stops it."""
+
+    def _known_command(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise syntax_error()
+        return "true" if args[0] in self.commands else "false"
+
+    def _quit(self, args: list[str]) -> None:
+        self.disconnect = True
+
+
+def serve(make: Callable[..., Protocol], stdin=None, stdout=None, log: Callable[[str], None] | None = None) -> int:
+    """The I/O loop: read lines, answer each on ``stdout`` (flushed), until ``quit`` or EOF.
+
+    ``make(log=, write=, input_pending=)`` builds the protocol object. A thread reads input into
+    a queue, so a running search or analysis can tell that a new line has arrived; ``# interrupt``
+    lines (GoGui) call ``Protocol.interrupt`` at once.
+    """
+    if stdin is None:
+        # bytes decoded here, leniently: one bad byte must not end (or hang) the session
+        stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    stdout = stdout or sys.stdout
+    lines: queue.Queue[str | None] = queue.Queue()
+    lock = threading.Lock()
+
+    def write(text: str) -> None:
+        with lock:
+            stdout.write(text)
+            stdout.flush()
+
+    protocol = make(log=log, write=write, input_pending=lambda: not lines.empty())
+
+    def reader() -> None:
+        try:
+            for line in stdin:
+                if line.strip().lower().startswith("# interrupt"):
+                    protocol.interrupt()
+                    continue
+                lines.put(line)
+        except Exception as err:  # noqa: BLE001 - unreadable input ends the session, never hangs it
+            if log:
+                log(f"goengine: input ended: {err}")
+        finally:
+            lines.put(None)
+
+    threading.Thread(target=reader, name="gtp-reader", daemon=True).start()
+    while True:
+        line = lines.get()
+        if line is None:
+            break
+        response = protocol.send(line)
+        if response:
+            write(response)
+        if protocol.disconnect:
+            break
+    return 0

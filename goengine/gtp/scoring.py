@@ -1,0 +1,82 @@
+"""GTP commands that show, score and save the game: showboard, final_score, final_status_list,
+loadsgf, printsgf."""
+
+from __future__ import annotations
+
+from goengine import sgf
+from goengine.board import BLACK, WHITE
+from goengine.engine import EngineError
+from goengine.gtp.commands import CommandGroup
+from goengine.gtp.game import MAX_GTP_SIZE, MIN_GTP_SIZE
+from goengine.gtp.protocol import GtpError, integer, syntax_error
+
+
+def format_score(score: float) -> str:
+    """GTP's result format: ``B+3.5``, ``W+0.5``, ``0`` for a draw."""
+    if score == 0:
+        return "0"
+    return f"{'B' if score > 0 else 'W'}+{abs(score):g}"
+
+
+class ScoringCommands(CommandGroup):
+    COMMANDS = {
+        "showboard": "showboard",
+        "final_score": "final_score",
+        "final_status_list": "final_status_list",
+        "loadsgf": "loadsgf",
+        "printsgf": "printsgf",
+    }
+
+    def showboard(self, args: list[str]) -> str:
+        board = self.engine.board
+        caps = f"captures: black {board.captures[BLACK]}, white {board.captures[WHITE]}; komi {self.engine.komi:g}"
+        return "\n" + board.render() + "\n" + caps
+
+    def final_score(self, args: list[str]) -> str:
+        try:
+            return format_score(self.engine.final_score())
+        except (ValueError, EngineError):
+            raise GtpError("cannot score") from None
+
+    def final_status_list(self, args: list[str]) -> str:
+        """The stones of a status, one chain a line (GoGui's plist reads every vertex)."""
+        if len(args) != 1 or args[0].lower() not in ("alive", "dead", "seki"):
+            raise syntax_error()
+        stones = set(self.engine.final_status(args[0].lower()))
+        board = self.engine.board
+        lines, done = [], set()
+        for p in sorted(stones):
+            if p in done:
+                continue
+            chain = [q for q in board.chain(p) if q in stones]
+            done.update(chain)
+            lines.append(" ".join(self.gtp.vertex_text(q) for q in chain))
+        return "\n".join(lines)
+
+    def loadsgf(self, args: list[str]) -> None:
+        if not 1 <= len(args) <= 2:
+            raise syntax_error()
+        move_number = integer(args[1]) if len(args) == 2 else None
+        try:
+            game = sgf.load(args[0], move_number)
+        except OSError as err:
+            raise GtpError(f"cannot load file: {err.strerror or err}") from None
+        except ValueError as err:
+            raise GtpError(f"cannot load file: {err}") from None
+        if not MIN_GTP_SIZE <= game.size <= MAX_GTP_SIZE:
+            raise GtpError(f"cannot load file: board size {game.size} is not from {MIN_GTP_SIZE} to {MAX_GTP_SIZE}")
+        self.engine.load_position(game)
+
+    def printsgf(self, args: list[str]) -> str | None:
+        engine = self.engine
+        text = sgf.dumps(
+            engine.size, engine.komi, engine.board.moves, engine.setup_stones, handicap=len(engine.handicap)
+        )
+        if args:
+            try:
+                with open(args[0], "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            except OSError as err:
+                raise GtpError(f"cannot save file: {err.strerror or err}") from None
+            return None
+        return text.strip()

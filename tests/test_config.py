@@ -1,0 +1,198 @@
+"""Every setting's rules live in one place (``goengine.config``): the same input gets the same
+answer through the command line (``goengine --KEY VALUE``), GTP (``goengine-set KEY VALUE``) and
+Python (``SearchConfig(...)``); a budget change keeps the search tree; the engine's configuration
+is the search's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from goengine import cli
+from goengine.board import Board
+from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig, page, with_param, with_setting
+from goengine.engine import Engine
+from goengine.gtp import GtpEngine
+
+#: per setting: values each door must refuse, with the message's start
+BAD_VALUES = {
+    "playouts": ["0", "-5", "x", "1.5", "1e3", "1000000001"],
+    "seconds": ["0", "-1", "x", "nan", "inf", "86401"],
+    "threads": ["0", "65", "x", "2.5", "none"],
+    "seed": ["-1", "x", "9223372036854775808", "none"],
+    "expand_at": ["-3", "x", "1000001", "9223372036854775808"],
+    "max_memory_mb": ["0.001", "-1", "x", "1e308", "0.02"],
+    "resign_threshold": ["-0.1", "1.5", "x", "nan"],
+    "resign_min_visits": ["-1", "x", "0.5"],
+}
+GOOD_VALUES = {
+    "playouts": ["1", "8000", "none"],
+    "seconds": ["0.5", "2", "off"],
+    "threads": ["1", "2"],
+    "seed": ["0", "42"],
+    "expand_at": ["0", "3"],
+    "max_memory_mb": ["64", "0.5"],
+    "resign_threshold": ["0", "0.2"],
+    "resign_min_visits": ["0", "500"],
+}
+
+
+def cli_error(argv: list[str], capsys) -> str:
+    """The message ``goengine ARGV`` exits with (argparse's ``goengine: error: ...``)."""
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    assert stop.value.code == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("goengine: error: ")]
+    assert len(lines) == 1
+    return lines[0].removeprefix("goengine: error: ")
+
+
+def gtp_error(line: str) -> str:
+    response = GtpEngine(Engine(EngineConfig(search=SearchConfig(playouts=20)))).send(line)
+    assert response.startswith("? "), response
+    return response[2:].rstrip("\n")
+
+
+def option(key: str) -> str:
+    return next(s.option for s in SETTINGS if s.key == key)
+
+
+def test_every_setting_has_bad_and_good_examples():
+    assert set(BAD_VALUES) == set(GOOD_VALUES) == {s.key for s in SETTINGS}
+
+
+@pytest.mark.parametrize(("key", "value"), [(k, v) for k, values in BAD_VALUES.items() for v in values])
+def test_a_bad_setting_gets_the_same_error_through_the_command_line_and_gtp(key, value, capsys):
+    from_cli = cli_error([option(key), value], capsys)
+    from_gtp = gtp_error(f"goengine-set {key} {value}")
+    assert from_cli == from_gtp
+    assert from_gtp.startswith(key), from_gtp  # the message names the setting
+    with pytest.raises(ValueError, match=re.escape(from_gtp)):
+        with_setting(SearchConfig(), key, value)
+
+
+@pytest.mark.parametrize(("key", "value"), [(k, v) for k, values in GOOD_VALUES.items() for v in values])
+def test_a_good_setting_gives_the_same_configuration_through_both_doors(key, value):
+    from_cli = cli.config_from_args(cli.build_parser().parse_args([option(key), value])).search
+    engine = Engine()
+    gtp = GtpEngine(engine)
+    assert gtp.send(f"goengine-set {key} {value}") == "=\n\n"
+    assert engine.config.search == from_cli
+    engine.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--rule", "foo"], "goengine-set rule foo"),
+        (["--playout", "heavy"], "goengine-set playout heavy"),
+        (["--prior", "even"], "goengine-set prior even"),
+        (["--param", "c=nan"], "goengine-set c nan"),
+        (["--param", "gamma=1"], "goengine-set rule.gamma 1"),
+        (["--rule", "rave", "--param", "schedule=fast"], "goengine-set schedule fast"),
+        (["--playout-param", "p=1"], "goengine-set playout.p 1"),
+        (["--prior-param", "n=1"], "goengine-set prior.n 1"),
+    ],
+)
+def test_bad_choices_and_parameters_get_the_same_error_through_both_doors(args, line, capsys):
+    assert cli_error(args, capsys) == gtp_error(line)
+
+
+def test_a_choice_is_read_in_any_case_through_both_doors():
+    from_cli = cli.config_from_args(cli.build_parser().parse_args(["--rule", "UCB1", "--playout", "Uniform"])).search
+    assert (from_cli.rule, from_cli.playout) == ("ucb1", "uniform")
+    engine = Engine()
+    GtpEngine(engine).send("goengine-set rule UCB1")
+    assert engine.config.search.rule == "ucb1"
+    engine.close()
+
+
+def test_python_configurations_are_checked_too():
+    with pytest.raises(ValueError, match="playouts must be from 1"):
+        SearchConfig(playouts=-5)
+    with pytest.raises(ValueError, match="threads must be an integer"):
+        SearchConfig(threads=1.5)
+    with pytest.raises(ValueError, match="unknown selection rule"):
+        SearchConfig(rule="ucb2")
+    with pytest.raises(ValueError, match="has no parameter 'gamma'"):
+        SearchConfig(rule="ucb1", params=(("gamma", 1.0),))
+    with pytest.raises(ValueError, match="too small for 4 tree"):
+        SearchConfig(max_memory_mb=0.1, threads=4)
+
+
+def test_parameters_are_stored_by_name_and_number_whatever_was_given():
+    config = SearchConfig(rule="RAVE", params=(("AMAF_weight_schedule", "hand"), ("k", "500")))
+    assert config.rule == "rave"
+    assert config.params == (("k", 500.0), ("schedule", 0.0))
+    assert with_setting(config, "hand_schedule_equivalence_k", "700").params == (("k", 700.0), ("schedule", 0.0))
+    assert config.describe() == "rave schedule=hand-selected k=500 b=0.01 c=0; playout uniform; prior none"
+    # a new rule starts from its own defaults
+    assert with_setting(config, "rule", "ucb1").params == ()
+
+
+def test_the_page_lists_every_setting_with_words_and_values_formatted_once():
+    rows = {row.key: row for row in page(SearchConfig(rule="beta-mean-ucb", playouts=8000))}
+    assert rows["selection_rule"].value == "beta-mean-ucb" and "kl-ucb" in rows["selection_rule"].choices
+    assert rows["playout_policy"].choices == ("uniform",) and rows["prior_knowledge"].choices == ("none",)
+    assert rows["playouts_per_move"].value == "8000" and rows["seconds_per_move"].value == "none"
+    assert rows["start_from_one_win_one_loss"].flag and rows["start_from_one_win_one_loss"].value == "1"
+    for row in rows.values():  # GoGui shows the key capitalised, "_" as spaces: words, not letters
+        assert len(row.key) > 3 and re.fullmatch(r"[A-Za-z0-9_]+", row.key), row.key
+    assert len(rows) == len(SETTINGS) + len(CHOSEN) + 2
+
+
+def test_a_budget_change_keeps_the_tree_and_any_other_change_starts_afresh():
+    engine = Engine(EngineConfig(search=SearchConfig(playouts=300)))
+    board = Board(9)
+    engine.search.run(board, 7.5)
+    tree = engine.search.trees[0]
+    visits = int(tree.ti[4, 0])
+    assert visits == 300
+    for key, value in (("playouts", "500"), ("seconds", "1"), ("resign_threshold", "0.2")):
+        engine.configure(with_setting(engine.config.search, key, value))
+        assert engine.search.trees[0] is tree, key
+    result = engine.search.run(board, 7.5)  # the same position: the tree goes on
+    assert int(engine.search.trees[0].ti[4, 0]) == visits + result.playouts
+    for key, value in (("rule", "ucb1"), ("seed", "2"), ("expand_at", "2"), ("threads", "2")):
+        before = engine.search.trees[0]
+        engine.configure(with_setting(engine.config.search, key, value))
+        assert engine.search.trees[0] is not before, key
+        assert engine.search.trees[0].nodes == 1
+    engine.close()
+
+
+def test_the_engines_configuration_is_the_one_goengine_set_made():
+    engine = Engine(EngineConfig(size=9, komi=7.5, search=SearchConfig(playouts=5000)))
+    gtp = GtpEngine(engine)
+    for line in ("goengine-set playouts 200", "goengine-set rule ucb1-tuned", "goengine-set gamma 0.5", "komi 6.5"):
+        assert gtp.send(line) == "=\n\n"
+    gtp.send("boardsize 13")
+    config = engine.config
+    assert (config.size, config.komi) == (13, 6.5)
+    assert config.search == SearchConfig(rule="ucb1-tuned", params=(("gamma", 0.5),), playouts=200)
+    assert config.search is engine.search.config
+    engine.close()
+
+
+def test_with_param_names_what_the_choice_has():
+    with pytest.raises(ValueError, match=r"selection rule thompson has no parameter 'c'; it has: none"):
+        with_param(SearchConfig(rule="thompson"), "rule", "c", 1)
+    with pytest.raises(ValueError, match=r"playout policy uniform has no parameter 'p'; it has: none"):
+        with_param(SearchConfig(), "playout", "p", 1)
+    assert with_param(SearchConfig(), "rule", "exploration_constant_C", "0.3").params == (("c", 0.3),)
+
+
+def test_keeps_trees_of_compares_every_field_but_the_budget_and_resignation():
+    base = SearchConfig()
+    assert replace(base, playouts=7, seconds=1.0, resign_threshold=0.3, resign_min_visits=9).keeps_trees_of(base)
+    for change in (
+        {"rule": "ucb1"},
+        {"params": (("k", 5.0),)},
+        {"seed": 2},
+        {"batch": 64},
+        {"reuse_tree": False},
+    ):
+        assert not replace(base, **change).keeps_trees_of(base), change
