@@ -1,8 +1,10 @@
-"""Playout benchmark: uniformly random playouts per second from the empty board, one thread.
+"""Playout benchmark: playouts per second from the empty board, one thread, for a playout policy
+(``--policy``, default ``uniform``: uniformly random moves).
 
     python bench/playouts.py                 # table, 9x9 and 19x19, 7 runs each
     python bench/playouts.py --json          # one JSON object per size
     python bench/playouts.py --sizes 9 --runs 15 --seconds 1
+    python bench/playouts.py --policy uniform
 
 For each size it reports the median over the runs of playouts per second (and the spread), moves
 per playout and per second, the mean area score (Black minus White, no komi), and two start-up
@@ -32,6 +34,7 @@ from goengine.board import ZOBRIST  # noqa: E402
 from goengine.kernels import board as kb  # noqa: E402
 from goengine.kernels import playout as kp  # noqa: E402
 from goengine.kernels.rng import new_state  # noqa: E402
+from goengine.policies import POLICIES  # noqa: E402
 
 # What a fresh process runs to time its first playout (interpreter start-up included).
 _FIRST_PLAYOUT = """
@@ -39,26 +42,30 @@ import numpy as np
 from goengine.board import ZOBRIST
 from goengine.kernels import board as kb, playout as kp
 from goengine.kernels.rng import new_state
+from goengine.policies import POLICIES
+policy = np.int64(POLICIES[{policy!r}].id)
+params = POLICIES.array({policy!r})
 pts, meta = kb.new_board(np.int64({size}))
-kp.run_playouts(pts, meta, ZOBRIST, new_state(1), np.int64(1), np.int64({cap}), np.zeros(1, np.int64))
+kp.run_playouts(pts, meta, ZOBRIST, new_state(1), policy, params, np.int64(1), np.int64({cap}), np.zeros(1, np.int64))
 """
 
 
-def time_first_playout(size: int, cache_root: str) -> float:
+def time_first_playout(size: int, policy: str, cache_root: str) -> float:
     """Seconds from starting a Python process to the end of its first playout."""
     env = dict(os.environ, GOENGINE_CACHE_DIR=cache_root, PYTHONPATH=str(ROOT))
     env.pop("NUMBA_CACHE_DIR", None)
-    code = _FIRST_PLAYOUT.format(size=size, cap=3 * size * size)
+    code = _FIRST_PLAYOUT.format(size=size, cap=3 * size * size, policy=policy)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
     return time.perf_counter() - start
 
 
-def measure(size: int, runs: int, seconds: float, seed: int) -> dict:
-    """Median playout speed from the empty board, and the start-up times."""
+def measure(size: int, runs: int, seconds: float, seed: int, policy: str = "uniform") -> dict:
+    """Median playout speed of ``policy`` from the empty board, and the start-up times."""
     with tempfile.TemporaryDirectory() as cache_root:
-        compile_s = time_first_playout(size, cache_root)
-        warm_s = statistics.median(time_first_playout(size, cache_root) for _ in range(3))
+        compile_s = time_first_playout(size, policy, cache_root)
+        warm_s = statistics.median(time_first_playout(size, policy, cache_root) for _ in range(3))
+    policy_id, params = np.int64(POLICIES.get_choice(policy).id), POLICIES.array(policy)
 
     pts, meta = kb.new_board(np.int64(size))
     rng = new_state(seed)
@@ -67,14 +74,14 @@ def measure(size: int, runs: int, seconds: float, seed: int) -> dict:
     probe = 200
     scores = np.zeros(probe, dtype=np.int64)
     start = time.perf_counter()
-    kp.run_playouts(pts, meta, ZOBRIST, rng, np.int64(probe), cap, scores)
+    kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, np.int64(probe), cap, scores)
     n = max(100, int(probe * seconds / max(time.perf_counter() - start, 1e-6)))
     scores = np.zeros(n, dtype=np.int64)
 
     rates, moves_per, mean_scores = [], [], []
     for _ in range(runs):
         start = time.perf_counter()
-        moves = kp.run_playouts(pts, meta, ZOBRIST, rng, np.int64(n), cap, scores)
+        moves = kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, np.int64(n), cap, scores)
         elapsed = time.perf_counter() - start
         rates.append(n / elapsed)
         moves_per.append(moves / n)
@@ -83,6 +90,7 @@ def measure(size: int, runs: int, seconds: float, seed: int) -> dict:
     per = statistics.mean(moves_per)
     return {
         "size": size,
+        "policy": policy,
         "playouts_per_s": round(rate),
         "playouts_per_s_min": round(min(rates)),
         "playouts_per_s_max": round(max(rates)),
@@ -104,10 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7, help="timed runs per size; the median is reported (default 7)")
     parser.add_argument("--seconds", type=float, default=0.5, help="length of one run in seconds (default 0.5)")
     parser.add_argument("--seed", type=int, default=1, help="RNG seed (default 1)")
+    parser.add_argument("--policy", default="uniform", choices=list(POLICIES), help="playout policy (default uniform)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per size instead of a table")
     args = parser.parse_args(argv)
 
-    results = [measure(size, args.runs, args.seconds, args.seed) for size in args.sizes]
+    results = [measure(size, args.runs, args.seconds, args.seed, args.policy) for size in args.sizes]
     if args.json:
         for row in results:
             print(json.dumps(row))
@@ -124,7 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['moves_per_s']:>11} {r['mean_score']:>10} {r['compile_s']:>9} {r['warm_startup_s']:>12}"
         )
     load = results[-1]["load_avg"]
-    print(f"median of {args.runs} runs, one thread, seed {args.seed}; load average {load[0]} {load[1]} {load[2]}")
+    print(
+        f"policy {args.policy}, median of {args.runs} runs, one thread, seed {args.seed}; "
+        f"load average {load[0]} {load[1]} {load[2]}"
+    )
     return 0
 
 

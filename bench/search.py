@@ -3,9 +3,11 @@
     python bench/search.py                       # table: every rule, 9x9 and 19x19, 1 and 2 threads
     python bench/search.py --json                # one JSON object per (rule, size, threads)
     python bench/search.py --rules ucb1 rave --sizes 9 --runs 3 --seconds 0.5
+    python bench/search.py --playout uniform --prior none  # the playout policy and the prior
 
 An iteration is what ``Search.run`` does once per playout: descend the tree with the rule,
-expand a leaf, play a light random playout to the end, back the result up (and the AMAF
+expand a leaf (with the prior's initial statistics), play a playout of the chosen policy to the
+end (``uniform`` by default: light, uniformly random), back the result up (and the AMAF
 statistics for the RAVE rules). Each run is a fresh ``Search`` on the empty board (komi 7.5) with
 a time budget of ``--seconds``; its rate is the iterations it ran divided by the time it took, tree
 growth included. The median over ``--runs`` runs is reported, with the spread. The runs go in
@@ -34,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from goengine import rules  # noqa: E402
+from goengine import policies, priors, rules  # noqa: E402
 from goengine.board import Board  # noqa: E402
 from goengine.config import SearchConfig  # noqa: E402
 from goengine.search import Search  # noqa: E402
@@ -47,10 +49,14 @@ def load_average() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def one_run(rule: str, size: int, threads: int, seconds: float, seed: int, max_memory_mb: float) -> float:
+def one_run(
+    rule: str, size: int, threads: int, seconds: float, seed: int, max_memory_mb: float, playout: str, prior: str
+) -> float:
     """Iterations per second of one fresh search from the empty board."""
     config = SearchConfig(
         rule=rule,
+        playout=playout,
+        prior=prior,
         playouts=None,
         seconds=seconds,
         threads=threads,
@@ -68,13 +74,16 @@ def one_run(rule: str, size: int, threads: int, seconds: float, seed: int, max_m
     return result.playouts / elapsed
 
 
-def warm_up(rule_names: list[str], sizes: list[int], max_threads: int) -> None:
+def warm_up(rule_names: list[str], sizes: list[int], max_threads: int, playout: str, prior: str) -> None:
     """Compile (or load from the cache) every kernel a timed run calls, on every size, and start
     the thread pool machinery once, so no timed run pays for either."""
     for rule in rule_names:
         for size in sizes:
             for threads in sorted({1, max_threads}):
-                search = Search(SearchConfig(rule=rule, playouts=256, threads=threads, resign_threshold=0.0))
+                config = SearchConfig(
+                    rule=rule, playout=playout, prior=prior, playouts=256, threads=threads, resign_threshold=0.0
+                )
+                search = Search(config)
                 search.run(Board(size), KOMI)
                 search.close()
 
@@ -88,7 +97,9 @@ def measure_all(configs: list[tuple[str, int, int]], args: argparse.Namespace) -
     for k in range(args.runs):
         for config in configs:
             rule, size, threads = config
-            rates[config].append(one_run(rule, size, threads, args.seconds, args.seed + k, args.max_memory))
+            rates[config].append(
+                one_run(rule, size, threads, args.seconds, args.seed + k, args.max_memory, args.playout, args.prior)
+            )
             loads[config].append(os.getloadavg()[0])
     rows = []
     for config in configs:
@@ -96,6 +107,8 @@ def measure_all(configs: list[tuple[str, int, int]], args: argparse.Namespace) -
         rate = statistics.median(rates[config])
         row = {
             "rule": rule,
+            "playout": args.playout,
+            "prior": args.prior,
             "size": size,
             "threads": threads,
             "iterations_per_s": round(rate),
@@ -138,6 +151,7 @@ def print_table(rows: list[dict], args: argparse.Namespace, load_before: list[fl
         )
     after = load_average()
     print(
+        f"playout {args.playout}, prior {args.prior}; "
         f"median of {args.runs} runs of {args.seconds:g} s from the empty board, komi {KOMI}, run in rounds; "
         f"load: the 1-minute load average during the row's runs; {os.cpu_count()} CPUs; "
         f"load average before {' '.join(map(str, load_before))}, after {' '.join(map(str, after))}"
@@ -176,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         metavar="MB",
         help="memory for the trees of one run (default 1024, the engine's default)",
     )
+    parser.add_argument("--playout", default="uniform", choices=list(policies.POLICIES), help="playout policy")
+    parser.add_argument("--prior", default="none", choices=list(priors.PRIORS), help="prior knowledge")
     parser.add_argument("--json", action="store_true", help="print one JSON object per row instead of a table")
     args = parser.parse_args(argv)
     threads = sorted(set(args.threads))
@@ -183,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         print("note: no 1-thread rows, so no speed-ups", file=sys.stderr)
 
     load_before = load_average()
-    warm_up(args.rules, args.sizes, max(threads))
+    warm_up(args.rules, args.sizes, max(threads), args.playout, args.prior)
     rows = measure_all([(rule, size, t) for rule in args.rules for size in args.sizes for t in threads], args)
     add_speedups(rows)
     if args.json:

@@ -1,7 +1,17 @@
 """goengine: a Monte-Carlo tree search Go engine with pluggable bandit selection rules.
 
-Layers, lowest first: ``kernels`` (numba, arrays only) -> ``coords``, ``board`` (the game-level
-board) -> search and engine -> the GTP front-end. A module imports only the layers below it.
+Layers, highest first; a module imports only the layers below it (an import-linter contract in
+``pyproject.toml`` checks it, run by ``make lint`` and ``make test``):
+
+- ``cli``: the ``goengine`` command; ``gtp``: the GTP front-end, where text stops;
+- ``engine``: one game and the decisions on it; ``search`` and ``clock`` below it;
+- ``config``: the settings and their rules; ``sgf``: game records in and out;
+- ``board``, ``rules``, ``policies``, ``priors``: the game-level board and the registries of the
+  choices made by name; ``coords`` and ``registry`` below them;
+- ``kernels``: numba only, pure functions over arrays.
+
+``lab`` (the match laboratory) stands beside the engine: it drives engines through GTP and uses
+only the board, coordinates and SGF; nothing of the engine imports it.
 """
 
 __version__ = "0.1.0"

@@ -152,7 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     warm = threading.Thread(target=_warm_up, args=(log,), name="warm-up", daemon=True)
     warm.start()
     engine = Engine(config)
-    log(f"goengine {__version__}: {config.search.describe()}, seed {config.search.seed}")
+    search = config.search
+    nodes = engine.search.trees[0].max_nodes
+    trees = f"{search.threads} tree{'s' if search.threads > 1 else ''} of up to {nodes:,} nodes"
+    log(f"goengine {__version__}: {search.describe()}, seed {search.seed}; {trees} ({search.max_memory_mb:g} MB)")
     code = serve(engine, log=log)
     # The input thread may still be blocked reading stdin, holding its lock; a normal interpreter
     # shutdown would then abort. Everything is answered and flushed, so leave at once.

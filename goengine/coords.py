@@ -20,10 +20,6 @@ def check_size(size: int) -> int:
     return size
 
 
-def width(size: int) -> int:
-    return size + 2
-
-
 def point(size: int, row: int, col: int) -> int:
     """Padded index of ``(row, col)``; ValueError when off the board."""
     if not (0 <= row < size and 0 <= col < size):

@@ -1,5 +1,5 @@
 """GTP version 2 as the specification words it, for the tests: what a controller may expect of any
-engine, written independently of ``goengine.gtp`` (and of pygtp, which it is built on).
+engine, written independently of ``goengine.gtp``.
 
 - ``preprocess(line)``: sections 2.1-2.3 of the specification: control characters other than
   HT and LF are discarded, a ``#`` starts a comment, HT becomes a space. Other bytes are kept: the

@@ -15,7 +15,6 @@ from goengine.kernels.board import PASS
 
 def test_point_formula_matches_padded_layout():
     # 9x9: w = 11; top-left is (1 * 11 + 1) = 12, bottom-right (9 * 11 + 9) = 108
-    assert coords.width(9) == 11
     assert coords.point(9, 0, 0) == 12
     assert coords.point(9, 0, 8) == 20
     assert coords.point(9, 8, 0) == 100

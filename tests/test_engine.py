@@ -117,11 +117,11 @@ def test_japanese_byoyomi_main_time_adds_one_period():
     assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(400 / 40 + 30))
 
 
-def test_bug_kgs_byoyomi_time_left_stones_count_periods_not_stones():
+def test_kgs_byoyomi_time_left_stones_count_periods_not_stones():
     """KGS (kgs-time_settings byoyomi) reports Japanese byo-yomi as ``time_left b 30 5``: 30 s in
     the current period and 5 PERIODS left (Leela Zero's TimeControl::adjust_time, "KGS
-    extension": ``m_periods_left = stones``). The engine reads the 5 as Canadian stones and
-    allows 30/5 s a move (5.1 s after the margin) instead of the whole period (26.7 s)."""
+    extension": ``m_periods_left = stones``). The engine allows the whole period (26.7 s after the
+    margin). (Before a fix it read the 5 as Canadian stones and allowed 30/5 s a move.)"""
     gtp = GtpEngine(Engine())
     gtp.send("kgs-time_settings byoyomi 600 30 5")
     gtp.send("time_left b 30 5")
@@ -409,8 +409,8 @@ SEKI = """
 
 @pytest.mark.parametrize("diagram", [DEAD_STONE, SEKI], ids=["dead-stone", "seki"])
 def test_final_status_never_splits_a_chain(diagram):
-    """A chain lives or dies as a whole. Fails today on SEKI: White's chain A6 A5 B5 C5 comes out
-    with A5 dead and the rest alive (dead stones are judged point by point)."""
+    """A chain lives or dies as a whole. (Before a fix, on SEKI White's chain A6 A5 B5 C5 came out
+    with A5 dead and the rest alive: dead stones were judged point by point.)"""
     engine = set_up(diagram)
     for status in ("alive", "dead", "seki"):
         stones = set(engine.final_status(status))
@@ -419,10 +419,10 @@ def test_final_status_never_splits_a_chain(diagram):
             assert chain <= stones, f"{status}: only {names(engine, chain & stones)} of {names(engine, chain)}"
 
 
-def test_bug_seki_chains_are_in_seki_not_dead():
+def test_seki_chains_are_in_seki_not_dead():
     """B7 C7 C6 and A6 A5 B5 C5 share A7 and B6 and nothing else: seki. Area count: Black 35,
-    White 12, so B+23 - 7.5 = B+15.5. Today they come out dead (uniform playouts fill the
-    shared liberties) and the score is wrong."""
+    White 12, so B+23 - 7.5 = B+15.5. (Before a fix they came out dead, uniform playouts filling
+    the shared liberties, and the score was wrong.)"""
     engine = set_up(SEKI)
     seki = {"B7", "C7", "C6", "A6", "A5", "B5", "C5"}
     assert names(engine, engine.final_status("seki")) == seki

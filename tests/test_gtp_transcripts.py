@@ -28,8 +28,9 @@ streaming analysis commands run as if the next line of input arrived ``NEXT_LINE
 after the command. ``admin.gtp`` and ``genmove.gtp`` also run through the real ``goengine``
 process over pipes.
 
-Transcripts that document a bug (``whitespace_between_tokens.gtp``, ``non_ascii_text.gtp``,
-``seki.gtp``, ``free_handicap_small_boards.gtp``) say so in their header; they fail until fixed.
+Transcripts written for a bug (``whitespace_between_tokens.gtp``, ``non_ascii_text.gtp``,
+``seki.gtp``, ``free_handicap_small_boards.gtp``) say in their header what went wrong before the
+fix; they guard the behaviour now.
 """
 
 from __future__ import annotations

@@ -227,8 +227,9 @@ def rave(w, n, t, aw, an, schedule, k, b, c):
     """MC-RAVE (Gelly and Silver 2011): ``(1 - beta) x + beta xa + C sqrt(ln t / n)``, xa = aw / an
     the AMAF mean, beta from ``rave_beta``; C = 0 is the paper's choice (RAVE explores by itself).
     Unvisited: beta = 1, the AMAF mean alone (no exploration term); with no AMAF sample either,
-    +inf. n = 1: mostly the AMAF mean (beta near 1 for an >> 1). All wins / no wins: pulled
-    toward the AMAF mean until n outweighs an."""
+    +inf. n = 1: mostly the AMAF mean (minimum-MSE: beta near 1 for an >> 1; hand-selected: beta
+    near 1 while the parent's visits are few against k). All wins / no wins: pulled toward the
+    AMAF mean until n outweighs an (minimum-MSE) or the parent's visits outweigh k (hand)."""
     if n <= 0:
         return aw / an if an > 0 else INF
     if an <= 0:
@@ -246,7 +247,8 @@ def kl_ucb_rave(w, n, t, aw, an, schedule, k, b, c):
     by its KL-UCB upper bound: ``weight q_KL + (1 - weight) xa``, weight = 1 - beta (``rave_beta``),
     q_KL = ``kl_ucb(w, n, t, c)``.
     Unvisited: the AMAF mean alone (weight 0); with no AMAF sample either, +inf. n = 1: mostly
-    the AMAF mean. All wins: q_KL = 1. No wins: q_KL = 1 - exp(-ln t / n) (c = 0)."""
+    the AMAF mean (as for ``rave``). All wins: q_KL = 1. No wins: q_KL = 1 - exp(-ln t / n)
+    (c = 0)."""
     if n <= 0:
         return aw / an if an > 0 else INF
     q = kl_ucb(w, n, t, c)
