@@ -186,8 +186,9 @@ class SearchConfig:
         for chosen in CHOSEN:
             choice = chosen.registry.get_choice(getattr(self, chosen.field))
             overrides = dict(getattr(self, chosen.params_field))
-            chosen.registry.param_values(choice.name, overrides)  # raises for an unknown key or a bad value
-            normal = {choice.param(k).name: choice.param(k).parse(choice.name, v) for k, v in overrides.items()}
+            values = chosen.registry.param_values(choice.name, overrides)  # raises for a bad key or value
+            names = {choice.param(key).name for key in overrides}
+            normal = {name: values[name] for name in names}
             object.__setattr__(self, chosen.field, choice.name)
             object.__setattr__(self, chosen.params_field, tuple(sorted(normal.items())))
         if not isinstance(self.batch, int) or not 1 <= self.batch <= 10**6:
@@ -198,12 +199,6 @@ class SearchConfig:
                 f"max_memory_mb {self.max_memory_mb:g} is too small for {self.threads} tree(s) "
                 f"of at least {MIN_TREE_NODES} nodes ({BYTES_PER_NODE} bytes each)"
             )
-
-    def with_params(self, **params: float | str) -> SearchConfig:
-        """This configuration with the rule's parameters ``params`` changed."""
-        merged = dict(self.params)
-        merged.update(params)
-        return replace(self, params=tuple(merged.items()))
 
     def describe(self) -> str:
         """The rule, policy and prior with every parameter, for logs and records."""
@@ -261,12 +256,9 @@ def with_param(config: SearchConfig, field_name: str, key: str, value: str | flo
     set to ``value``; ValueError naming the parameters it has."""
     chosen = CHOSEN_BY_FIELD[field_name]
     choice = _choice(config, chosen)
-    param = choice.param(key)
-    if param is None:
-        have = ", ".join(p.name for p in choice.params) or "none"
-        raise ValueError(f"{chosen.registry.kind} {choice.name} has no parameter {key!r}; it has: {have}")
+    chosen.registry.param_values(choice.name, {key: value})  # raises naming the parameters it has
     merged = dict(getattr(config, chosen.params_field))
-    merged[param.name] = param.parse(choice.name, value)
+    merged[choice.param(key).name] = value  # SearchConfig reads it as a number
     return replace(config, **{chosen.params_field: tuple(merged.items())})
 
 

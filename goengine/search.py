@@ -29,6 +29,7 @@ from goengine import rules
 from goengine.board import PASS, ZOBRIST, Board
 from goengine.config import CHOSEN, DEFAULT_PLAYOUTS, SearchConfig
 from goengine.kernels import board as kb
+from goengine.kernels import prior as kprior
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
 from goengine.kernels.rng import new_state
@@ -112,7 +113,7 @@ class Tree:
     """One tree with its RNG: the kernel arrays, grown on demand up to ``max_nodes``.
 
     Memory: ``max_nodes`` is this tree's share of ``max_memory_mb`` (the trees of all threads
-    share it evenly: 1024 MB with 4 threads is 5.2 million nodes a tree, at 52 bytes a node).
+    share it evenly: 1024 MB with 4 threads is 6.7 million nodes a tree, at 40 bytes a node).
     The arrays start at INITIAL_NODES and double when an expansion does not fit, up to
     ``max_nodes``; while they grow, and while re-rooting copies the kept subtree, the old arrays
     and the new ones exist together for a moment."""
@@ -173,6 +174,7 @@ class Search:
     def __init__(self, config: SearchConfig | None = None):
         self.config = config or SearchConfig()
         self._position: tuple | None = None  # (size, komi, moves, first hash, to move) of the roots
+        self._root: tuple[np.ndarray, np.ndarray] | None = None  # the root position's (pts, meta)
         self._interrupt = False
         self._resign_visits = self.config.resign_min_visits
         self._pool: ThreadPoolExecutor | None = None
@@ -187,6 +189,7 @@ class Search:
         self.trees = [Tree(max_nodes, cfg.seed + k) for k in range(cfg.threads)]
         self._pool = ThreadPoolExecutor(max_workers=cfg.threads) if cfg.threads > 1 else None
         self._position = None
+        self._root = None
 
     def configure(self, config: SearchConfig) -> None:
         """Search with ``config`` from now on. The trees are kept when only the budget or the
@@ -242,6 +245,7 @@ class Search:
         # play on, with only the last pass counting, or the root would be a finished game
         root_meta = board.meta.copy()
         root_meta[kb.PASSES] = min(root_meta[kb.PASSES], 1)
+        self._root = (board.pts.copy(), root_meta)
         cap = np.int64(3 * board.size * board.size)
         threads = len(self.trees)
         shares = [None] * threads
@@ -357,7 +361,8 @@ class Search:
     # ---- reading the result
 
     def root_stats(self) -> list[MoveStats]:
-        """The root's moves, summed over the trees, most visited first."""
+        """The root's moves, summed over the trees, most visited first: what was searched, the
+        prior's virtual visits and wins (``root_prior``) counted apart."""
         merged: dict[int, MoveStats] = {}
         for tree in self.trees:
             for ch in tree.children(0):
@@ -367,12 +372,33 @@ class Search:
                 s.wins += float(tree.tf[kt.WINS, ch])
                 s.amaf_visits += int(tree.ti[kt.AVISITS, ch])
                 s.amaf_wins += float(tree.tf[kt.AWINS, ch])
-                s.prior_visits += int(tree.ti[kt.PRIOR_VISITS, ch])
-                s.prior_wins += float(tree.tf[kt.PRIOR_WINS, ch])
-        for s in merged.values():
-            s.visits -= s.prior_visits
-            s.wins -= s.prior_wins
+        expanded = sum(1 for tree in self.trees if tree.ti[kt.NCHILD, 0] > 0)
+        for m, (visits, wins) in self.root_prior().items():
+            if m in merged:
+                s = merged[m]
+                s.prior_visits, s.prior_wins = visits * expanded, wins * expanded
+                s.visits -= s.prior_visits
+                s.wins -= s.prior_wins
         return sorted(merged.values(), key=lambda s: (-s.visits, -s.winrate, s.move))
+
+    def root_prior(self) -> dict[int, tuple[int, float]]:
+        """``move -> (virtual visits, virtual wins)`` that the prior gives each of the root's
+        children in one tree; empty with the prior ``none``. The tree does not store them: a prior
+        is a function of the position (``kernels.prior``), so they are recomputed here from the
+        root position, by the kernel the expansion called, on fresh counts."""
+        settings, params = self.kernel.settings, self.kernel.params
+        tree = self.trees[0]
+        count = int(tree.ti[kt.NCHILD, 0])
+        if settings[ksearch.PRIOR] == kprior.NONE or self._root is None or count == 0:
+            return {}
+        first = int(tree.ti[kt.FIRST, 0])
+        ti, tf, _ = kt.new_tree(count + 1)
+        ti[kt.MOVE, 1:] = tree.ti[kt.MOVE, first : first + count]
+        pts, meta = self._root
+        kprior.init_children(
+            settings[ksearch.PRIOR], params[ksearch.PRIOR_PARAMS], pts, meta, ti, tf, np.int64(1), np.int64(count)
+        )
+        return {int(ti[kt.MOVE, k]): (int(ti[kt.VISITS, k]), float(tf[kt.WINS, k])) for k in range(1, count + 1)}
 
     def principal_variation(self, first: int | None = None, length: int = 20) -> list[int]:
         """The most visited line in the first tree (from ``first`` when given)."""

@@ -100,9 +100,11 @@ def test_lz_analyze_leaves_out_prior_without_one_and_reports_the_real_share_with
     # a prior that gave the first two children 30 and 10 virtual visits: their shares 7500, 2500
     tree = engine.search.trees[0]
     kids = sorted(tree.children(0), key=lambda ch: -int(tree.ti[kt.VISITS, ch]))  # searched ones
-    for child, virtual in zip(kids[:2], (30, 10), strict=True):
-        tree.ti[kt.VISITS, child] += virtual
-        tree.ti[kt.PRIOR_VISITS, child] = virtual
+    virtual = {}
+    for child, visits in zip(kids[:2], (30, 10), strict=True):
+        tree.ti[kt.VISITS, child] += visits
+        virtual[int(tree.ti[kt.MOVE, child])] = (visits, 0.0)
+    engine.search.root_prior = lambda: virtual
     result = engine.search.result(board, 7.5)
     line = analysis.info_line(result)
     shares = {

@@ -24,6 +24,7 @@ from goengine import coords, rules
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board
 from goengine.config import SearchConfig
 from goengine.kernels import board as kb
+from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
 from goengine.search import RESIGN, Search
 
@@ -116,17 +117,16 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
     - AMAF: a child's AVISITS is at most the iterations that went through its parent into the
       children; a PASS child gets one from every iteration through its parent once the parent
       has children (every simulation ends with both players passing), so at least ``through``
-      and at most the parent's visits; without AMAF every AMAF figure stays 0;
-    - with the prior ``none`` (every search here) no node has prior visits or wins.
+      and at most the parent's visits; without AMAF every AMAF figure stays 0. (Every search
+      here has the prior ``none``, which gives no virtual visits: the counts are all searched.)
     """
     ti, tf = tree.ti, tree.tf
     n = tree.nodes
     assert 1 <= n <= ti.shape[1] <= tree.max_nodes
     assert tf.shape[1] == ti.shape[1]
-    parent, move, first, nchild, visits, avisits, prior_visits = (ti[k, :n].astype(np.int64) for k in range(kt.NI))
-    wins, awins, prior_wins = (tf[k, :n] for k in range(kt.NF))
+    parent, move, first, nchild, visits, avisits = (ti[k, :n].astype(np.int64) for k in range(kt.NI))
+    wins, awins = (tf[k, :n] for k in range(kt.NF))
     assert tf.dtype == np.float64  # sums stay exact past 2^24 (float32 stopped adding 1 there)
-    assert not prior_visits.any() and not prior_wins.any()  # the prior "none" gives nothing
     assert parent[0] == kt.NO_NODE
     assert np.all((first == kt.NO_NODE) == (nchild == 0))
     owner = np.full(n, -1, dtype=np.int64)
@@ -442,11 +442,11 @@ def test_different_seeds_give_different_searches(rule):
 
 
 def test_node_limit_stops_the_tree_not_the_playouts():
-    # 0.1 MB at 52 bytes a node: 2,016 nodes, about twenty-five 9x9 expansions.
+    # 0.1 MB at 40 bytes a node: 2,621 nodes, about thirty-three 9x9 expansions.
     board = Board(9)
     search = make_search("ucb1", playouts=3000, max_memory_mb=0.1)
     tree = search.trees[0]
-    assert tree.max_nodes == int(0.1 * 2**20 / kt.BYTES_PER_NODE) == 2016
+    assert tree.max_nodes == int(0.1 * 2**20 / kt.BYTES_PER_NODE) == 2621
     nodes, visits = [], []
     for _ in range(4):  # the same position: each run goes on with the same tree
         result = search.run(board, 7.5)
@@ -463,17 +463,17 @@ def test_node_limit_stops_the_tree_not_the_playouts():
 
 
 def test_tree_grows_its_arrays_up_to_the_limit():
-    # 2.5 MB: 50,412 nodes, more than the initial pool (32,768), so the pool grows once, to the
+    # 2 MB: 52,428 nodes, more than the initial pool (32,768), so the pool grows once, to the
     # limit. RAVE expands a node in most iterations (~80 new nodes on 9x9): 4,000 fill it.
     board = Board(9)
-    search = make_search("rave", playouts=4000, max_memory_mb=2.5)
+    search = make_search("rave", playouts=4000, max_memory_mb=2)
     tree = search.trees[0]
-    assert tree.ti.shape[1] < tree.max_nodes == 50412
+    assert tree.ti.shape[1] < tree.max_nodes == 52428
     result = search.run(board, 7.5)
     tree = search.trees[0]
     assert tree.ti.shape[1] == tree.max_nodes
     assert tree.max_nodes - 100 < tree.nodes <= tree.max_nodes
-    assert tree.ti.nbytes + tree.tf.nbytes <= 2.5 * 2**20  # the documented limit is the real one
+    assert tree.ti.nbytes + tree.tf.nbytes <= 2 * 2**20  # the documented limit is the real one
     assert result.playouts == 4000
     assert board.is_legal(BLACK, result.move)
     assert_tree_invariants(tree, needs_amaf=True, playouts=4000)
@@ -738,8 +738,6 @@ def test_amaf_rules_do_not_pass_in_the_opening(rule):
 def test_reward_sums_stay_exact_past_two_to_the_twenty_fourth():
     """float32 sums stopped adding 1 at 2^24 (16,777,216): an analysis left running reached that
     at the root within a quarter of an hour. The sums are float64 now, exact to 2^53."""
-    from goengine.kernels import search as ksearch
-
     ti, tf, _ = kt.new_tree(4)
     ti[kt.FIRST, 0], ti[kt.NCHILD, 0] = 1, 1
     ti[kt.PARENT, 1], ti[kt.MOVE, 1] = 0, 20
@@ -776,19 +774,46 @@ def test_a_root_at_the_visit_limit_takes_no_more_iterations():
 
 
 def test_root_statistics_leave_out_the_priors_virtual_visits_and_wins():
-    """A prior writes virtual visits and wins into VISITS / WINS and records them in PRIOR_VISITS /
-    PRIOR_WINS (kernels.prior); what the search reports is what it searched."""
+    """A prior writes virtual visits and wins into VISITS / WINS when a node is expanded
+    (kernels.prior); the search recomputes what it gave the root's children (``root_prior``) and
+    reports what it searched apart from it. With the prior ``none`` there is nothing to take out."""
     board = Board(9)
-    search = make_search("ucb1", playouts=400)
+    search = make_search("ucb1", playouts=400, threads=2)
     searched = {s.move: (s.visits, s.wins) for s in search.run(board, 7.5).stats}
-    tree = search.trees[0]
-    child = next(iter(tree.children(0)))
-    tree.ti[kt.VISITS, child] += 10
-    tree.ti[kt.PRIOR_VISITS, child] = 10
-    tree.tf[kt.WINS, child] += 7.0
-    tree.tf[kt.PRIOR_WINS, child] = 7.0
-    move = int(tree.ti[kt.MOVE, child])
+    assert search.root_prior() == {}
+    # a prior that gave one root move 10 visits and 7 wins, in each of the two trees
+    move = next(iter(searched))
+    for tree in search.trees:
+        child = tree.child(0, move)
+        tree.ti[kt.VISITS, child] += 10
+        tree.tf[kt.WINS, child] += 7.0
+    search.root_prior = lambda: {move: (10, 7.0)}
     stats = {s.move: s for s in search.root_stats()}
     assert (stats[move].visits, stats[move].wins) == searched[move]
-    assert (stats[move].prior_visits, stats[move].prior_wins) == (10, 7.0)
+    assert (stats[move].prior_visits, stats[move].prior_wins) == (20, 14.0)
     assert all(s.prior_visits == 0 for m, s in stats.items() if m != move)
+    search.close()
+
+
+def test_the_root_prior_is_what_the_prior_kernel_gives_the_root_position(monkeypatch):
+    """``root_prior`` calls the expansion's own kernel on the root position and the root's moves."""
+    from goengine.kernels import prior as kprior
+
+    calls = []
+
+    def fake_prior(prior, params, pts, meta, ti, tf, first, count):
+        calls.append((int(prior), int(meta[kb.TO_MOVE]), int(first), int(count)))
+        for k in range(first, first + count):
+            ti[kt.VISITS, k] += 3
+            tf[kt.WINS, k] += 1.5
+
+    board = Board(9)
+    board.play(BLACK, "E5")
+    search = make_search("ucb1", playouts=200)
+    search.run(board, 7.5)
+    search.kernel.settings[ksearch.PRIOR] = 7  # any prior but none
+    monkeypatch.setattr(kprior, "init_children", fake_prior)
+    got = search.root_prior()
+    moves = [int(search.trees[0].ti[kt.MOVE, ch]) for ch in search.trees[0].children(0)]
+    assert calls == [(7, WHITE, 1, len(moves))]
+    assert got == {m: (3, 1.5) for m in moves}

@@ -10,8 +10,9 @@ playout board does; positional superko is checked for the game and the tree's mo
 
 AMAF ("all moves as first", Gelly and Silver 2011): ``amaf_color[p]`` is the colour that played
 first on ``p`` in the current iteration (0: nobody yet) and ``amaf_depth[p]`` the depth of that
-move counted from the search's root (``kernels.search.backup`` credits a node's children with
-it).
+move counted from the search's root, meaningful only where ``amaf_color[p]`` is set (so only
+``amaf_color`` is cleared between iterations); ``kernels.search.backup`` credits a node's children
+with them.
 """
 
 import numpy as np

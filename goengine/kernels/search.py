@@ -191,8 +191,8 @@ def run_iterations(tree, root, settings, params, rng, n_iter):
         pts[:STATE_ROWS] = pts0[:STATE_ROWS]
         meta[:] = meta0
         if needs_amaf:
+            # amaf_depth is read only where amaf_color is set, which sets it too: no reset needed
             amaf_color[:] = 0
-            amaf_depth[:] = NOT_PLAYED
         node = 0
         depth = 0
         path[0] = 0

@@ -5,9 +5,9 @@ A tree is ``(ti, tf, tmeta)``:
 - ``ti``: int32[NI, capacity]: ``PARENT`` (-1 at the root), ``MOVE`` (the point played to reach
   the node, or PASS), ``FIRST`` (index of the first child, -1 before expansion), ``NCHILD``,
   ``VISITS`` (iterations through the node, plus its prior's virtual visits), ``AVISITS`` (AMAF
-  count), ``PRIOR_VISITS`` (the virtual visits its prior gave it when it was created);
+  count);
 - ``tf``: float64[NF, capacity]: ``WINS``, ``AWINS`` (reward sums; ``WINS`` includes the prior's
-  virtual wins), ``PRIOR_WINS`` (those virtual wins);
+  virtual wins);
 - ``tmeta``: int64[NTMETA]: ``N_NODES`` (nodes in use; the pool is ``[0, N_NODES)``) and ``FULL``
   (set when an expansion did not fit).
 
@@ -17,15 +17,16 @@ their own win rates. At the root, ``MOVE`` is the last move of the game (or PASS
 is from that move's player's side.
 
 Prior knowledge (``kernels.prior``) is "equivalent experience" (Gelly and Silver 2007): a new
-child starts with ``PRIOR_VISITS`` visits and ``PRIOR_WINS`` wins already in ``VISITS`` and
-``WINS``, so the selection rules see it without knowing priors exist; what was searched is
-``VISITS - PRIOR_VISITS`` and ``WINS - PRIOR_WINS``.
+child starts with the prior's virtual visits and wins already in ``VISITS`` and ``WINS``, so the
+selection rules see them without knowing priors exist. They are not stored apart: a prior is a
+function of the position, so what it gave the root's children is recomputed when the search
+reports what it searched (``Search.root_stats``), and every node stays 40 bytes.
 
 Exactness: sums are float64, exact for every count of halves below 2^53; visit counts are int32,
 and a search stops adding iterations to a tree whose root reaches MAX_VISITS (about 2^31, 12 hours
 at 50,000 iterations a second), so no count ever wraps.
 
-52 bytes a node (seven int32 and three float64). Node 0 is the root after ``new_tree`` and after
+40 bytes a node (six int32 and two float64). Node 0 is the root after ``new_tree`` and after
 ``copy_subtree``; re-rooting copies the kept subtree into fresh arrays, so the pool never holds
 garbage and stays compact.
 """
@@ -39,13 +40,11 @@ FIRST = 2
 NCHILD = 3
 VISITS = 4
 AVISITS = 5
-PRIOR_VISITS = 6
-NI = 7
+NI = 6
 
 WINS = 0
 AWINS = 1
-PRIOR_WINS = 2
-NF = 3
+NF = 2
 
 N_NODES = 0
 FULL = 1
@@ -83,10 +82,8 @@ def alloc_children(ti, tf, tmeta, parent, moves, count):
         ti[NCHILD, i] = 0
         ti[VISITS, i] = 0
         ti[AVISITS, i] = 0
-        ti[PRIOR_VISITS, i] = 0
         tf[WINS, i] = 0.0
         tf[AWINS, i] = 0.0
-        tf[PRIOR_WINS, i] = 0.0
     ti[FIRST, parent] = start
     ti[NCHILD, parent] = count
     tmeta[N_NODES] = start + count
