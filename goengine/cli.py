@@ -15,8 +15,8 @@ import threading
 import time
 from pathlib import Path
 
-from goengine import __version__
 from goengine import config as cfg
+from goengine import version
 from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig
 
 
@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="A Monte-Carlo tree search Go engine speaking GTP on stdin/stdout.",
         epilog=_choices_help(),
     )
-    parser.add_argument("--version", action="version", version=f"goengine {__version__}")
+    parser.add_argument("--version", action="version", version=f"goengine {version.full()}")
     parser.add_argument("--size", type=int, default=9, help="initial board size, 5..19 (default 9)")
     parser.add_argument("--komi", type=float, default=7.5, help="initial komi (default 7.5)")
     for chosen in CHOSEN:
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     search = config.search
     nodes = engine.search.trees[0].max_nodes
     trees = f"{search.threads} tree{'s' if search.threads > 1 else ''} of up to {nodes:,} nodes"
-    log(f"goengine {__version__}: {search.describe()}, seed {search.seed}; {trees} ({search.max_memory_mb:g} MB)")
+    log(f"goengine {version.full()}: {search.describe()}, seed {search.seed}; {trees} ({search.max_memory_mb:g} MB)")
     code = serve(engine, log=log)
     # The input thread may still be blocked reading stdin, holding its lock; a normal interpreter
     # shutdown would then abort. Everything is answered and flushed, so leave at once.

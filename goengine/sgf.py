@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from sgfmill import sgf, sgf_moves
 
-from goengine import __version__, coords
+from goengine import coords, version
 from goengine.kernels.board import BLACK, PASS, WHITE
 
 _COLOR = {"b": BLACK, "w": WHITE}
@@ -71,14 +71,15 @@ def dumps(
     date: str | None = None,
     game_name: str | None = None,
 ) -> str:
-    """A game as SGF text: size, komi, Chinese rules, the application, set-up stones
+    """A game as SGF text: size, komi, Chinese rules, the application (goengine and its version with
+    the commit, ``version.full``), set-up stones
     (``(color, point)``; ``handicap`` > 0 adds HA), the moves ``(color, point)`` with PASS as an
     empty move, and the optional root properties PB/PW (``names``), RE, C, DT and GN."""
     game = sgf.Sgf_game(size)
     root = game.get_root()
     root.set("KM", komi)
     root.set("RU", "Chinese")
-    root.set("AP", ("goengine", __version__))
+    root.set("AP", ("goengine", version.full()))
     setup = list(setup)
     black = [coords.to_sgf(size, p) for c, p in setup if c == BLACK]
     white = [coords.to_sgf(size, p) for c, p in setup if c == WHITE]

@@ -4,38 +4,55 @@
     python scripts/match.py --games 100 --playouts 8000 \\
         --config "ucb1-tuned=--rule ucb1-tuned --param gamma=0.5" \\
         --config "beta-ucb=--rule beta-ucb --param gamma=1" --out results/seed000
+    python scripts/match.py --sprt 0,50 --games 400 --out results/sprt  # stop when the test decides
+    python scripts/match.py --tournament --config a=... --config b=... --opponent gnugo=... --out results/rr
+    python scripts/match.py ... --time 60+5x3                          # under a clock
     python scripts/match.py ... --cluster tcp://127.0.0.1:8786         # on a Dask cluster
     python scripts/match.py --report --markdown --out results/seed000  # the table of a folder, no play
 
-Every configuration plays ``--games`` games against the same opponent, colours alternating
-(even games: goengine Black). Each finished game is appended to ``OUT/games.jsonl`` at once and
-written as ``OUT/sgf/CONFIG-NNNN.sgf``; running the same command again plays only the games that
-are missing. A void game (an engine crashed, hung or answered garbage) is replayed once; after
-``--max-voids`` void games in a row the run stops with a message. The table gives, per
-configuration, the win rate with its Wilson 95 % interval and the Elo difference interval, per
-colour, average moves per game and seconds per move for both sides; ``OUT/winrate.png`` plots it.
+Every configuration plays ``--games`` games against the opponent, colours alternating (even games:
+goengine Black). Each finished game is appended to ``OUT/games.jsonl`` at once and written as
+``OUT/sgf/CONFIG-NNNN.sgf``; running the same command again plays only the games that are missing.
+A void game (an engine crashed, hung or answered garbage) is replayed once; after ``--max-voids``
+void games in a row the run stops with a message. The table gives, per configuration, the win
+rate with its Wilson 95 % interval and the Elo difference interval, per colour, average moves per
+game and seconds per move for both sides; ``OUT/winrate.png`` plots it.
+
+``--sprt ELO0,ELO1`` (with ``--alpha``, ``--beta``) stops each configuration as soon as Wald's test
+accepts H0 or H1 (``goengine.lab.sprt``); ``--games`` is then the cap. ``--tournament`` plays every
+pair among the configurations and the ``--opponent`` engines (``NAME=COMMAND``, repeatable), each
+pair in ``OUT/pairs/A-vs-B/``, and fits one Elo scale to all of it, anchored on ``--anchor``
+(``goengine.lab.ratings``). ``--time`` plays under a clock (``goengine.lab.clock``).
 
 The engine's seed for game i is ``--seed + i`` (it is part of the command line in the record).
+A folder never mixes games of another engine version (commit) into a configuration unless
+``--allow-mixed-commits`` is given; ``--report`` then shows one row per version.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import os
+import re
 import shlex
 import sys
-import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from goengine.lab.records import append_record, finished_keys, load_records, void_counts  # noqa: E402
-from goengine.lab.referee import GNUGO, GameSpec, play_game  # noqa: E402
-from goengine.lab.stats import summarize  # noqa: E402
+from goengine.lab import report  # noqa: E402
+from goengine.lab.client import GtpClient, GtpClientError  # noqa: E402
+from goengine.lab.clock import TimeControl  # noqa: E402
+from goengine.lab.ratings import Result, rate  # noqa: E402
+from goengine.lab.records import append_record, load_records  # noqa: E402
+from goengine.lab.referee import GNUGO  # noqa: E402
+from goengine.lab.schedule import Pairing, Player, Runner, pending  # noqa: E402
+from goengine.lab.sprt import CONTINUE, Sprt  # noqa: E402
+from goengine.lab.stats import engine_version, score, summarize  # noqa: E402
 
 DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -m goengine --quiet"
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -54,45 +71,84 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="NAME=ARGS",
         help="a configuration: a name and the arguments added to --engine (repeatable; default one, 'default')",
     )
-    p.add_argument("--opponent", default=GNUGO, help=f"the opponent's command line (default: {GNUGO})")
-    p.add_argument("--games", type=int, default=4, help="games per configuration (default 4)")
+    p.add_argument(
+        "--opponent",
+        action="append",
+        default=[],
+        metavar="[NAME=]COMMAND",
+        help=f"an opponent's command line, optionally named (default: gnugo={GNUGO}); several with --tournament",
+    )
+    p.add_argument("--games", type=int, default=4, help="games per configuration or pair; the cap with --sprt")
     p.add_argument("--size", type=int, default=9, help="board size (default 9)")
     p.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
     p.add_argument("--playouts", type=int, default=None, help="playouts per move for goengine")
     p.add_argument("--seconds", type=float, default=None, help="seconds per move for goengine")
+    p.add_argument("--time", default=None, metavar="MAIN[+BYOxPERIODS|+BYO/MOVES]", help="a clock for both sides")
+    p.add_argument("--no-time-left", action="store_true", help="with --time: never send time_left (as gogui-twogtp)")
     p.add_argument("--seed", type=int, default=1, help="goengine's seed for game 0; game i uses seed + i (default 1)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds allowed for one GTP command (default 120)")
     p.add_argument("--max-voids", type=int, default=3, help="stop after this many void games in a row (default 3)")
-    p.add_argument("--jobs", type=int, default=None, help="games played at once (default: the number of cores)")
+    p.add_argument("--sprt", default=None, metavar="ELO0,ELO1", help="stop each configuration by Wald's SPRT")
+    p.add_argument("--alpha", type=float, default=0.05, help="SPRT: chance of accepting H1 when H0 holds (0.05)")
+    p.add_argument("--beta", type=float, default=0.05, help="SPRT: chance of accepting H0 when H1 holds (0.05)")
+    p.add_argument("--tournament", action="store_true", help="every pair of players; one Elo scale")
+    p.add_argument("--anchor", default=None, help="the player rated 0 (default: the first opponent)")
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals (1000)")
+    p.add_argument("--allow-mixed-commits", action="store_true", help="resume a folder played by another commit")
+    p.add_argument("--jobs", type=int, default=None, help="games played at once (default: the cores)")
     p.add_argument("--cluster", default=None, metavar="tcp://HOST:PORT", help="run the games on this Dask scheduler")
-    p.add_argument("--out", default="results/match", help="folder for games.jsonl, sgf/ and winrate.png")
-    p.add_argument("--no-plot", action="store_true", help="do not draw winrate.png")
+    p.add_argument("--out", default="results/match", help="folder for games.jsonl, sgf/ and the plots")
+    p.add_argument("--no-plot", action="store_true", help="draw no plot")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (plain lines instead)")
-    p.add_argument("--markdown", action="store_true", help="print the result table as Markdown")
+    p.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     p.add_argument(
         "--report",
         action="store_true",
-        help="play nothing: print the table (and draw the plot) of the games already in --out",
+        help="play nothing: print the tables (and draw the plots) of the games already in --out",
     )
     return p.parse_args(argv)
 
 
-def configurations(args: argparse.Namespace) -> list[tuple[str, str]]:
-    """``(name, engine command line)`` for each configuration, budget options appended."""
+class Usage(Exception):
+    """A mistake on the command line: the message, and exit code 2, before anything is touched."""
+
+
+# ---- the players
+
+
+def configurations(args: argparse.Namespace) -> list[Player]:
+    """goengine in each configuration: ``--engine`` plus the configuration's arguments and the budget."""
     budget = []
     if args.playouts is not None:
         budget += ["--playouts", str(args.playouts)]
     if args.seconds is not None:
         budget += ["--seconds", str(args.seconds)]
-    configs = []
+    players = []
     for text in args.config or ["default="]:
         name, sep, extra = text.partition("=")
-        if not sep or not name.strip() or any(ch in name for ch in "/# "):
-            raise SystemExit(f"--config wants NAME=ARGS with a plain name, got {text!r}")
-        configs.append((name.strip(), " ".join([args.engine, extra.strip(), *budget]).strip()))
-    if len({n for n, _ in configs}) != len(configs):
-        raise SystemExit("configuration names must differ")
-    return configs
+        if not sep or not _NAME.fullmatch(name.strip()):
+            raise Usage(f"--config wants NAME=ARGS with a plain name, got {text!r}")
+        players.append(Player(name.strip(), " ".join([args.engine, extra.strip(), *budget]).strip(), seeded=True))
+    return players
+
+
+def opponents(args: argparse.Namespace) -> list[Player]:
+    """The ``--opponent`` engines, named ``NAME=COMMAND`` or after their program; GNU Go level 10
+    (named gnugo) when none is given."""
+    players = []
+    for text in args.opponent or [f"gnugo={GNUGO}"]:
+        name, sep, command = text.partition("=")
+        if sep and _NAME.fullmatch(name) and " " not in name:
+            players.append(Player(name, command.strip()))
+        else:
+            words = shlex.split(text)
+            base = Path(words[0]).name if words else "opponent"
+            players.append(Player(base, text))
+    names = [p.name for p in players]
+    for i, player in enumerate(players):  # two unnamed opponents with the same program
+        if names.count(player.name) > 1:
+            players[i] = Player(f"{player.name}-{i + 1}", player.command)
+    return players
 
 
 def _settings(command: str) -> list[str]:
@@ -104,284 +160,271 @@ def _settings(command: str) -> list[str]:
     return words
 
 
-def mismatches(args: argparse.Namespace, records: list[dict]) -> list[str]:
+def engine_version_of(player: Player) -> str:
+    """What the engine answers to GTP ``version`` (goengine names its commit)."""
+    try:
+        client = GtpClient(shlex.split(player.command), timeout=60)
+    except OSError as err:
+        return f"unknown (cannot start it: {err})"
+    try:
+        return client.send("version")
+    except GtpClientError as err:
+        return f"unknown ({err})"
+    finally:
+        client.close()
+
+
+# ---- checks before anything is touched
+
+
+def mismatches(pairings: list[Pairing], records: list[dict], args: argparse.Namespace) -> list[str]:
     """How the games already in the folder differ from this command: a configuration played with
-    other settings, another opponent, board size or komi. Resuming would mix them in one row of the
-    table, so the run refuses instead."""
-    wanted = {name: _settings(command) for name, command in configurations(args)}
-    opponent_words = shlex.split(args.opponent)
+    other settings, another opponent, board size, komi or clock, or (unless
+    ``--allow-mixed-commits``) by another version of the engine. Resuming would mix them in one
+    row of the table, so the run refuses instead."""
+    wanted = {p.config: p for p in pairings}
     problems = set()
+    played_by: dict[str, set[str]] = {}
     for r in records:
-        name = r.get("config")
-        if name not in wanted:
+        pairing = wanted.get(r.get("config"))
+        if pairing is None:
             continue  # another configuration of the same folder: not in this table, not touched
         engine = r["black_command"] if r["engine_black"] else r["white_command"]
         opponent = r["white_command"] if r["engine_black"] else r["black_command"]
-        if _settings(engine) != wanted[name]:
-            problems.add(f"{name}: played as {shlex.join(_settings(engine))!r}, now {shlex.join(wanted[name])!r}")
-        if shlex.split(opponent) != opponent_words:
-            problems.add(f"{name}: opponent was {opponent!r}, now {args.opponent!r}")
+        name = pairing.config
+        if _settings(engine) != _settings(pairing.engine.command_for(0)):
+            problems.add(f"{name}: played as {shlex.join(_settings(engine))!r}, now {pairing.engine.command!r}")
+        if _settings(opponent) != _settings(pairing.opponent.command_for(0)):
+            problems.add(f"{name}: opponent was {opponent!r}, now {pairing.opponent.command!r}")
         if r["size"] != args.size or r["komi"] != args.komi:
             problems.add(
                 f"{name}: played on {r['size']}x{r['size']} komi {r['komi']:g}, "
                 f"now {args.size}x{args.size} komi {args.komi:g}"
             )
+        if r.get("time") != (TimeControl.parse(args.time).describe() if args.time else None):
+            problems.add(f"{name}: played with clock {r.get('time')}, now {args.time}")
+        if not r.get("void"):
+            played_by.setdefault(name, set()).add(engine_version(r))
+    if not args.allow_mixed_commits:
+        for pairing in pairings:
+            versions = played_by.get(pairing.config)
+            if versions:
+                now = engine_version_of(pairing.engine)
+                if versions != {now}:
+                    problems.add(
+                        f"{pairing.config}: played by {', '.join(sorted(versions))}, the engine is now {now} "
+                        "(--allow-mixed-commits to add its games; --report then shows one row per version)"
+                    )
     return sorted(problems)
 
 
-def pending(args: argparse.Namespace, records: list[dict]) -> list[GameSpec]:
-    """The games still to play, each with its attempt number (a game void once is retried),
-    interleaved by game index so that a run cut short leaves every configuration with as many
-    games as the others."""
-    done = finished_keys(records)
-    voids = void_counts(records)
-    specs = []
-    for name, command in configurations(args):
-        for i in range(args.games):
-            key = f"{name}#{i}"
-            if key in done or voids.get(key, 0) >= 2:
-                continue
-            specs.append(
-                GameSpec(
-                    config=name,
-                    index=i,
-                    engine=f"{command} --seed {args.seed + i}",
-                    opponent=args.opponent,
-                    engine_black=i % 2 == 0,
-                    size=args.size,
-                    komi=args.komi,
-                    timeout=args.timeout,
-                    sgf_dir=str((Path(args.out) / "sgf").resolve()),  # absolute: cluster workers run elsewhere
-                    attempt=voids.get(key, 0),
-                )
-            )
-    return sorted(specs, key=lambda spec: spec.index)  # stable: configurations in order within an index
+def check_programs(players: list[Player]) -> None:
+    for player in players:
+        missing = player.missing_program()
+        if missing:
+            raise Usage(f"{player.name}: cannot run {missing!r} (no such program, or not executable)")
 
 
-class Runner:
-    """Runs specs locally (a process pool) or on a Dask cluster and yields records as they end.
-
-    ``stop()`` starts no further game; the games already running are still played to the end and
-    yielded, so none is lost."""
-
-    def __init__(self, jobs: int, cluster: str | None):
-        self.jobs = jobs
-        self.cluster = cluster
-        self.stopping = False
-
-    def stop(self) -> None:
-        self.stopping = True
-
-    def run(self, specs):
-        if self.cluster:
-            yield from self._dask(specs)
-        elif self.jobs <= 1:
-            for spec in specs:
-                if self.stopping:
-                    return
-                yield spec, play_game(spec)
-        else:
-            yield from self._local(specs)
-
-    def _local(self, specs):
-        queue = list(specs)
-        with ProcessPoolExecutor(max_workers=self.jobs) as pool:
-            running = {}
-            while (queue and not self.stopping) or running:
-                while queue and len(running) < self.jobs and not self.stopping:
-                    spec = queue.pop(0)
-                    running[pool.submit(play_game, spec)] = spec
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    spec = running.pop(future)
-                    yield spec, future.result()
-
-    def _dask(self, specs):
-        from dask.distributed import Client, as_completed
-
-        with Client(self.cluster) as client:
-            futures = {
-                client.submit(play_game, spec, pure=False, key=f"game-{spec.key}-{spec.attempt}-{time.time_ns()}"): spec
-                for spec in specs
-            }
-            for future in as_completed(futures):
-                if future.cancelled():
-                    continue
-                yield futures[future], future.result()
-                if self.stopping:
-                    client.cancel([f for f in futures if not f.done()])
+# ---- the two kinds of match
 
 
-TABLE_HEADER = (
-    "configuration",
-    "games",
-    "win %",
-    "95% interval",
-    "Elo interval",
-    "as B",
-    "as W",
-    "moves",
-    "s/move",
-    "opp s/mv",
-    "voids",
-    "score?",
-)
-TABLE_WIDTHS = (-16, 5, 6, 15, 17, 9, 9, 6, 7, 8, 5, 6)  # negative: left-aligned
-TABLE_NOTE = (
-    "win % counts a draw as half; interval: Wilson 95 %; Elo from its ends; as B / as W: win % / games "
-    "with that colour; s/move: goengine's seconds per move, opp s/mv the opponent's; score?: games whose "
-    "final_score (either engine) disagreed with our area count"
-)
+def plain_pairings(args: argparse.Namespace, out: Path, test: Sprt | None) -> list[Pairing]:
+    """Each configuration against the one opponent, in OUT; the SPRT's parameters in every record."""
+    configs, opps = configurations(args), opponents(args)
+    if len(opps) > 1:
+        raise Usage("several --opponent engines need --tournament (or one match each)")
+    if len({p.name for p in configs}) != len(configs):
+        raise Usage("configuration names must differ")
+    sgf_dir = str((out / "sgf").resolve())  # absolute: cluster workers run elsewhere
+    meta = (("sprt", {"elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha, "beta": test.beta}),) if test else ()
+    return [Pairing(p.name, p, opps[0], sgf_dir, meta) for p in configs]
 
 
-def table_cells(records: list[dict]) -> list[tuple[str, ...]]:
-    """One row of cells per configuration, in TABLE_HEADER's order."""
-
-    def pct(w, n):
-        return f"{100 * w / n:.0f}%/{n}" if n else "-"
-
-    def num(x):
-        return "-inf" if x == -math.inf else "+inf" if x == math.inf else f"{x:+.0f}"
-
-    rows = []
-    for s in summarize(records):
-        lo, hi = s.interval
-        elo_lo, elo_hi = s.elo_interval
-        rows.append(
-            (
-                s.config,
-                str(s.games),
-                f"{100 * s.rate:.1f}%",
-                f"[{100 * lo:.1f}, {100 * hi:.1f}]",
-                f"[{num(elo_lo)}, {num(elo_hi)}]",
-                pct(s.black_wins, s.black_games),
-                pct(s.white_wins, s.white_games),
-                f"{s.moves / max(1, s.games):.1f}",
-                f"{s.engine_seconds / max(1, s.engine_moves):.2f}",
-                f"{s.opponent_seconds / max(1, s.opponent_moves):.2f}",
-                str(s.voids),
-                str(s.disagreements),
-            )
-        )
-    return rows
+def tournament_players(args: argparse.Namespace) -> list[Player]:
+    """The configurations and the ``--opponent`` engines given (a tournament has no default opponent)."""
+    players = configurations(args) + (opponents(args) if args.opponent else [])
+    names = [p.name for p in players]
+    if len(set(names)) != len(names):
+        raise Usage(f"player names must differ, got {', '.join(names)}")
+    if len(players) < 2:
+        raise Usage("a tournament needs at least two players")
+    return players
 
 
-def format_table(records: list[dict], markdown: bool = False) -> str:
-    """The result table: aligned text for a terminal, or Markdown (for docs/results.md)."""
-    cells = table_cells(records)
-    if markdown:
-        lines = ["| " + " | ".join(TABLE_HEADER) + " |", "|" + "|".join(" --- " for _ in TABLE_HEADER) + "|"]
-        lines += ["| " + " | ".join(row) + " |" for row in cells]
-        return "\n".join(lines + ["", TABLE_NOTE])
-    lines = [
-        " ".join(f"{cell:<{-w}}" if w < 0 else f"{cell:>{w}}" for cell, w in zip(row, TABLE_WIDTHS, strict=True))
-        for row in [TABLE_HEADER, *cells]
-    ]
-    return "\n".join(lines + [TABLE_NOTE])
+def tournament_pairings(players: list[Player], out: Path) -> list[Pairing]:
+    pairings = []
+    for x, a in enumerate(players):
+        for b in players[x + 1 :]:
+            name = f"{a.name}-vs-{b.name}"
+            sgf_dir = str((out / "pairs" / name / "sgf").resolve())
+            pairings.append(Pairing(name, a, b, sgf_dir, meta=(("pair", (a.name, b.name)),)))
+    return pairings
 
 
-def plot(records: list[dict], path: Path) -> bool:
-    try:
-        import matplotlib
+def tournament_ratings(out: Path, args: argparse.Namespace) -> tuple[list, str] | None:
+    """The ratings table of a tournament folder, or None when it holds no pairs."""
+    results, players = [], []
+    for folder in sorted((out / "pairs").glob("*-vs-*")):
+        games = [r for r in load_records(folder / "games.jsonl") if not r.get("void")]
+        if not games:
+            continue
+        a, b = games[0]["pair"]
+        won, draws, lost = score(games, folder.name)
+        results.append(Result(a, b, won, draws, lost))
+        players += [p for p in (a, b) if p not in players]
+    if len(players) < 2:
+        return None
+    anchor = args.anchor or ("gnugo" if "gnugo" in players else players[-1])
+    if anchor not in players:
+        raise Usage(f"--anchor {anchor!r} is not a player of this tournament: {', '.join(players)}")
+    return rate(players, results, anchor, samples=args.bootstrap, seed=args.seed), anchor
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return False
-    summaries = [s for s in summarize(records) if s.games]
-    if not summaries:
-        return False
-    fig, ax = plt.subplots(figsize=(max(4, 1.2 * len(summaries) + 2), 3.5))
-    xs = range(len(summaries))
-    rates = [100 * s.rate for s in summaries]
-    lows = [100 * (s.rate - s.interval[0]) for s in summaries]
-    highs = [100 * (s.interval[1] - s.rate) for s in summaries]
-    ax.errorbar(xs, rates, yerr=[lows, highs], fmt="o", capsize=5)
-    ax.set_xticks(list(xs), [f"{s.config}\n({s.games} games)" for s in summaries], fontsize=8)
-    ax.set_ylabel("win rate against the opponent (%)")
-    ax.set_ylim(0, 100)
-    ax.axhline(50, color="grey", lw=0.5)
-    ax.set_title("goengine match results, Wilson 95 % intervals", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return True
+
+# ---- output
 
 
 def show(records: list[dict], out: Path, args: argparse.Namespace) -> None:
-    """The table on stdout and, unless --no-plot, the plot in OUT/winrate.png."""
-    print(format_table(records, markdown=args.markdown))
-    if not args.no_plot and plot(records, out / "winrate.png"):
-        print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
+    """The table on stdout and, unless --no-plot, the plots in OUT (winrate.png; time.png for games
+    under a clock); for a tournament folder, the ratings table and ratings.png too."""
+    if records:
+        print(report.format_table(records, markdown=args.markdown))
+        if not args.no_plot and report.plot_rates(records, out / "winrate.png"):
+            print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
+        if not args.no_plot and report.plot_times(records, out / "time.png"):
+            print(f"plot: {out / 'time.png'}", file=sys.stderr)
+    table = tournament_ratings(out, args)
+    if table:
+        ratings, anchor = table
+        print()
+        print(report.format_ratings(ratings, anchor, markdown=args.markdown))
+        if not args.no_plot and report.plot_ratings(ratings, anchor, out / "ratings.png"):
+            print(f"plot: {out / 'ratings.png'}", file=sys.stderr)
+
+
+def all_records(out: Path) -> list[dict]:
+    """The folder's records, and its pairs' (a tournament's), every game once."""
+    records = load_records(out / "games.jsonl")
+    for folder in sorted((out / "pairs").glob("*-vs-*")):
+        records += load_records(folder / "games.jsonl")
+    return records
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     out = Path(args.out)
-    jsonl = out / "games.jsonl"
+    try:
+        return run(args, out)
+    except Usage as err:
+        print(f"match.py: {err}", file=sys.stderr)
+        return 2
+
+
+def run(args: argparse.Namespace, out: Path) -> int:
     if args.report:  # like GoGui's twogtp -analyze: the folder's games, every configuration in it
-        records = load_records(jsonl)
+        records = all_records(out)
         if not records:
-            print(f"no games in {jsonl}", file=sys.stderr)
+            print(f"no games in {out / 'games.jsonl'} or {out / 'pairs'}", file=sys.stderr)
             return 2
         show(records, out, args)
         return 0
-    out.mkdir(parents=True, exist_ok=True)
-    records = load_records(jsonl)
-    problems = mismatches(args, records)
+    test = None
+    if args.sprt:
+        if args.tournament:
+            raise Usage("--sprt stops one configuration against its opponent; it does not go with --tournament")
+        try:
+            test = Sprt.parse(args.sprt, args.alpha, args.beta)
+        except ValueError as err:
+            raise Usage(str(err)) from None
+    try:
+        clock = TimeControl.parse(args.time) if args.time else None
+    except ValueError as err:
+        raise Usage(str(err)) from None
+    if args.games < 1:
+        raise Usage(f"--games must be at least 1, got {args.games}")
+    if args.tournament:
+        players = tournament_players(args)
+        check_programs(players)
+        pairings = tournament_pairings(players, out)
+        folders = {p.config: out / "pairs" / p.config for p in pairings}
+    else:
+        pairings = plain_pairings(args, out, test)
+        check_programs([p.engine for p in pairings] + [pairings[0].opponent])
+        folders = {p.config: out for p in pairings}
+    records = {name: load_records(folder / "games.jsonl") for name, folder in folders.items()}
+    every = [r for name in folders for r in records[name] if r["config"] == name]
+    problems = mismatches(pairings, every, args)
     if problems:
         print(
-            f"{jsonl} holds games played with other settings; use another --out or another "
+            f"{out} holds games played with other settings; use another --out or another "
             "configuration name:\n  " + "\n  ".join(problems),
             file=sys.stderr,
         )
         return 2
-    specs = pending(args, records)
-    total = len(configurations(args)) * args.games
-    jobs = args.jobs or __import__("os").cpu_count() or 1
+    for folder in set(folders.values()):
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def specs_to_play() -> list:
+        kept = [r for name in folders for r in records[name] if r["config"] == name]
+        return pending(
+            pairings,
+            kept,
+            args.games,
+            args.seed,
+            size=args.size,
+            komi=args.komi,
+            timeout=args.timeout,
+            time_control=clock,
+            time_left=not args.no_time_left,
+        )
+
+    def verdict(config: str) -> str:
+        """The configuration's SPRT status from its records so far (CONTINUE without a test)."""
+        return CONTINUE if test is None else test.status(*score(records[config], config))
+
+    specs = specs_to_play()
+    total = len(pairings) * args.games
+    jobs = args.jobs or (0 if args.cluster else os.cpu_count() or 1)
+    where = out / "pairs" if args.tournament else out / "games.jsonl"
     print(
-        f"{total - len(specs)} of {total} games already in {jsonl}; playing {len(specs)} "
-        f"({'cluster ' + args.cluster if args.cluster else f'{jobs} at once'})",
+        f"{total - len(specs)} of {total} games already in {where}; playing {'up to ' if test else ''}{len(specs)} "
+        f"({'cluster ' + args.cluster if args.cluster else f'{jobs} at once'})"
+        + (f"; {test.describe()}" if test else ""),
         file=sys.stderr,
     )
-
     runner = Runner(jobs, args.cluster)
+    stop = play(runner, specs, records, folders, args, verdict, specs_to_play)
+    show(all_records(out), out, args)
+    if test:
+        for pairing in pairings:
+            print(f"{pairing.config}: {verdict(pairing.config)}", file=sys.stderr)
+    print(f"games: {where}; SGF: {out / 'pairs' / '*' / 'sgf' if args.tournament else out / 'sgf'}", file=sys.stderr)
+    if stop:
+        print(f"stopped: {stop}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def play(runner: Runner, specs, records, folders, args, verdict, specs_to_play) -> str | None:
+    """Play the specs, keep each record as it comes, retry void games once; the reason the run
+    stopped early, or None."""
     in_a_row = 0
     stop = None
-    progress = None
-    if not args.no_progress and specs:
-        try:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            progress = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                transient=False,
-            )
-        except ImportError:
-            progress = None
-    task = None
-    if progress is not None:
-        progress.start()
-        task = progress.add_task("games", total=len(specs))
+    progress = _progress(len(specs)) if not args.no_progress and specs else None
     try:
         while specs and stop is None:
-            retry = []
-            for spec, record in runner.run(specs):
+            retry = False
+            for spec, record in runner.run(specs, wanted=lambda s: verdict(s.config) == CONTINUE):
                 try:
-                    append_record(jsonl, record)
+                    append_record(folders[spec.config] / "games.jsonl", record)
                 except OSError as err:  # a full disk: say so, keep the record in the log
                     print(f"could not save game {spec.key}: {err}; record: {record}", file=sys.stderr)
-                    stop = f"cannot write {jsonl}: {err}"
+                    stop = f"cannot write {folders[spec.config] / 'games.jsonl'}: {err}"
                     runner.stop()  # no new game that could not be saved; those running still end
-                records.append(record)
+                records[spec.config].append(record)
                 if record["void"]:
                     in_a_row += 1
                     print(f"void game {spec.key} (attempt {spec.attempt}): {record['void']}", file=sys.stderr)
-                    if spec.attempt == 0:
-                        retry.append(spec)
+                    retry = retry or spec.attempt == 0
                     if in_a_row >= args.max_voids and stop is None:
                         stop = f"{in_a_row} void games in a row; last: {record['void']}"
                         runner.stop()  # no new game; those running still finish and are kept
@@ -389,26 +432,32 @@ def main(argv: list[str] | None = None) -> int:
                     in_a_row = 0
                 line = " ".join(
                     f"{s.config} {s.wins:g}/{s.games} [{100 * s.interval[0]:.0f}-{100 * s.interval[1]:.0f}%]"
-                    for s in summarize(records)
+                    for name in records
+                    for s in summarize(records[name])
                 )
                 if progress is not None:
-                    progress.update(task, advance=1, description=line)
+                    progress[0].update(progress[1], advance=1, description=line[:150])
                 else:
                     print(f"{spec.key}: {record['result']} ({record['reason']}); {line}", file=sys.stderr)
-            specs = [] if stop else pending(args, records) if retry else []
+            specs = [] if stop or not retry else specs_to_play()
             if progress is not None and specs:
-                progress.update(task, total=progress.tasks[0].total + len(specs))
+                progress[0].update(progress[1], total=progress[0].tasks[0].total + len(specs))
     except KeyboardInterrupt:
         stop = "interrupted; run the same command again to play the missing games"
     finally:
         if progress is not None:
-            progress.stop()
-    show(records, out, args)
-    print(f"games: {jsonl}; SGF: {out / 'sgf'}", file=sys.stderr)
-    if stop:
-        print(f"stopped: {stop}", file=sys.stderr)
-        return 2
-    return 0
+            progress[0].stop()
+    return stop
+
+
+def _progress(total: int):
+    try:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    except ImportError:
+        return None
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    progress.start()
+    return progress, progress.add_task("games", total=total)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from goengine.lab.client import GtpClient
+from goengine.lab import report
 from goengine.lab.records import append_record, load_records
 from goengine.lab.stats import elo, summarize, wilson
 
@@ -741,7 +742,8 @@ def test_elo_known_values():
 
 def _record(config, index, engine_won, *, void=None, disagree=False, reason="two passes", n_moves=10):
     engine_black = index % 2 == 0
-    engine_side = {"moves": n_moves // 2, "seconds": 1.0}
+    moves = n_moves // 2
+    engine_side = {"moves": moves, "seconds": 1.0, "times": [0.4] + [0.6 / (moves - 1)] * (moves - 1)}
     opponent_side = {"moves": n_moves // 2, "seconds": 0.5}
     return {
         "config": config,
@@ -824,7 +826,6 @@ def test_a_full_disk_stops_the_run_and_keeps_the_record(tmp_path, fake, monkeypa
 
 
 def test_table_text_and_markdown_hold_the_same_cells():
-    script = _match_script()
     records = [
         _record("a", 0, True),
         _record("a", 1, False, reason="resignation"),
@@ -844,15 +845,16 @@ def test_table_text_and_markdown_hold_the_same_cells():
         "50%/2",
         "10.0",
         "0.20",
+        "0.40",  # the longest move
         "0.10",
         "1",
         "1",
     ]
-    markdown = script.format_table(records, markdown=True).splitlines()
+    markdown = report.format_table(records, markdown=True).splitlines()
     assert markdown[0].startswith("| configuration | games | win % |")
     assert set(markdown[1].replace(" ", "")) == {"|", "-"}
     assert [cell.strip() for cell in markdown[2].strip("|").split("|")] == expected
-    text = script.format_table(records).splitlines()
+    text = report.format_table(records).splitlines()
     assert text[0].split()[:3] == ["configuration", "games", "win"]
     row = text[1]
     for cell in expected:

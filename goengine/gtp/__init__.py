@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from goengine import __version__, coords
+from goengine import coords, version
 from goengine.board import BLACK
 from goengine.engine import Engine
 from goengine.gtp import protocol
@@ -42,7 +42,7 @@ class GtpEngine(Protocol):
         write: Callable[[str], None] | None = None,
         input_pending: Callable[[], bool] | None = None,
     ):
-        super().__init__("goengine", __version__, log=log, write=write, input_pending=input_pending)
+        super().__init__("goengine", version.full(), log=log, write=write, input_pending=input_pending)
         self.engine = engine
         for group in GROUPS:
             group(self).register()

@@ -10,12 +10,19 @@ loses the game for the engine that made it), every command has a timeout, a cras
 garbage answer voids the game, and the final position is scored by our own area count and
 compared with both engines' ``final_score`` (a disagreement is recorded). An engine that knows
 ``goengine-params`` is asked for its settings (selection rule, playout policy, prior and their
-parameters), which go into the record and the SGF comment.
+parameters), which go into the record and the SGF comment; every engine's GTP ``version`` goes
+there too (goengine's names its commit: ``goengine.version``).
+
+Under a time control (``GameSpec.time_control``, ``lab.clock``) both engines are told it before the game,
+each ``genmove`` is preceded by ``time_left`` (unless ``time_left`` is off, as gogui-twogtp plays),
+the referee's own clock is charged the command's round trip, and a fallen flag loses the game
+(``reason`` "time", result ``B+T`` / ``W+T``). Every move's time is in the record.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import shlex
 import time
@@ -26,6 +33,7 @@ from pathlib import Path
 from goengine import coords, sgf
 from goengine.board import BLACK, WHITE, Board, IllegalMove
 from goengine.lab.client import GtpClient, GtpClientError, GtpError
+from goengine.lab.clock import SideClock, TimeControl
 
 GNUGO = "/usr/games/gnugo --mode gtp --chinese-rules --positional-superko --capture-all-dead --level 10"
 
@@ -45,6 +53,9 @@ class GameSpec:
     max_moves: int = 0  # 0: 3 x points
     sgf_dir: str = ""
     attempt: int = 0
+    time_control: TimeControl | None = None  # a clock for both sides, or none
+    time_left: bool = True  # send time_left before every genmove (gogui-twogtp does not)
+    meta: tuple[tuple[str, object], ...] = ()  # extra fields copied into the record (the SPRT's)
 
     @property
     def key(self) -> str:
@@ -54,26 +65,32 @@ class GameSpec:
 @dataclass
 class Side:
     """One side of a game: who it is (GTP ``name``, ``version`` and, for goengine, its settings
-    from ``goengine-params``) and what it spent."""
+    from ``goengine-params``) and what it spent (seconds in all and move by move)."""
 
     name: str = ""
     version: str = ""
     moves: int = 0
     seconds: float = 0.0
     settings: dict[str, str] = field(default_factory=dict)
+    times: list[float] = field(default_factory=list)
 
 
 def _start(command: str, timeout: float) -> GtpClient:
     return GtpClient(shlex.split(command), timeout=timeout)
 
 
+def _knows(client: GtpClient, command: str) -> bool:
+    """Whether the engine says it knows ``command`` (an engine without known_command does not)."""
+    try:
+        return client.send(f"known_command {command}").strip() == "true"
+    except GtpError:
+        return False
+
+
 def _engine_settings(client: GtpClient) -> dict[str, str]:
     """``{key: value}`` from ``goengine-params`` (GoGui's ``[type] key value`` lines), for an
     engine that knows the command; empty for any other engine."""
-    try:
-        if client.send("known_command goengine-params").strip() != "true":
-            return {}
-    except GtpError:  # an engine without known_command (GTP 2 requires it): no settings
+    if not _knows(client, "goengine-params"):
         return {}
     settings = {}
     for line in client.send("goengine-params").splitlines():
@@ -117,8 +134,12 @@ def play_game(spec: GameSpec) -> dict:
         "white_command": commands[WHITE],
         "size": spec.size,
         "komi": spec.komi,
+        "time": spec.time_control.describe() if spec.time_control else None,
+        "time_left": spec.time_left if spec.time_control else None,
         "started": started,
+        **dict(spec.meta),
     }
+    clocks = {c: SideClock(spec.time_control) for c in (BLACK, WHITE)} if spec.time_control else {}
     winner = None
     reason = ""
     void = None
@@ -132,12 +153,26 @@ def play_game(spec: GameSpec) -> dict:
             client.send(f"boardsize {spec.size}")
             client.send("clear_board")
             client.send(f"komi {spec.komi:g}")
+            if spec.time_control:
+                for command in spec.time_control.setup_commands(_knows(client, "kgs-time_settings")):
+                    with contextlib.suppress(GtpError):  # an engine without clocks plays on; ours still runs
+                        client.send(command)
         color = BLACK
         while not board.is_over and len(board.moves) < max_moves:
+            letter = "b" if color == BLACK else "w"
+            if spec.time_control and spec.time_left:
+                seconds, count = clocks[color].time_left()
+                with contextlib.suppress(GtpError):
+                    engines[color].send(f"time_left {letter} {math.floor(seconds)} {count}")
             t0 = time.perf_counter()
-            answer = engines[color].send(f"genmove {'b' if color == BLACK else 'w'}").strip().lower()
-            sides[color].seconds += time.perf_counter() - t0
+            answer = engines[color].send(f"genmove {letter}").strip().lower()
+            spent = time.perf_counter() - t0
+            sides[color].seconds += spent
+            sides[color].times.append(round(spent, 4))
             sides[color].moves += 1
+            if spec.time_control and not clocks[color].spend(spent):
+                winner, reason = 3 - color, f"time: {'black' if color == BLACK else 'white'}'s flag fell"
+                break
             if answer == "resign":
                 winner, reason = 3 - color, "resignation"
                 break
@@ -207,6 +242,8 @@ def _result_text(record: dict) -> str:
         return "0"
     if record["reason"] == "resignation":
         return f"{record['winner']}+R"
+    if record["reason"].startswith("time"):
+        return f"{record['winner']}+T"
     if record["reason"].startswith("illegal move"):
         return f"{record['winner']}+F"
     area = record.get("area_score", 0.0)

@@ -2,7 +2,9 @@
 summary of a folder's records.
 
 Draws count half a win everywhere. ``summarize`` reads the records the referee writes
-(``lab.referee.play_game``); void games are counted apart and never enter a rate.
+(``lab.referee.play_game``); void games are counted apart and never enter a rate. A configuration
+whose games were played by more than one version of the engine (``goengine.version``: the commit)
+gets one row per version, named ``CONFIG @ VERSION``, so games of two commits never share a rate.
 """
 
 from __future__ import annotations
@@ -36,9 +38,14 @@ def elo(p: float) -> float:
 
 @dataclass
 class Summary:
+    """One row of the table: a configuration (and engine version, when a folder holds several)."""
+
     config: str
     games: int = 0
-    wins: float = 0.0
+    wins: float = 0.0  # draws count half
+    won: int = 0  # games won outright
+    draws: int = 0
+    lost: int = 0
     black_games: int = 0
     black_wins: float = 0.0
     white_games: int = 0
@@ -50,7 +57,9 @@ class Summary:
     engine_moves: int = 0
     opponent_seconds: float = 0.0
     opponent_moves: int = 0
+    engine_longest: float = 0.0  # the most goengine's side took for one move
     reasons: dict = field(default_factory=dict)
+    sprt: dict | None = None  # the test the records were played under (lab.sprt), if any
 
     @property
     def rate(self) -> float:
@@ -66,17 +75,41 @@ class Summary:
         return elo(lo), elo(hi)
 
 
+def score(records: list[dict], config: str) -> tuple[int, int, int]:
+    """``(won, drawn, lost)`` by the engine under test in the finished games of ``config``."""
+    games = [r for r in records if r["config"] == config and not r.get("void")]
+    won = sum(1 for r in games if r["engine_won"] is True)
+    lost = sum(1 for r in games if r["engine_won"] is False)
+    return won, len(games) - won - lost, lost
+
+
+def engine_version(record: dict) -> str:
+    """The GTP ``version`` of the engine under test in a record."""
+    return record["black" if record["engine_black"] else "white"].get("version", "")
+
+
 def summarize(records: list[dict]) -> list[Summary]:
-    """One summary per configuration from the finished (non-void) records, in first-seen order."""
+    """One summary per configuration from the finished (non-void) records, in first-seen order;
+    one per configuration and engine version where a configuration was played by several."""
+    versions: dict[str, set[str]] = {}
+    for r in records:
+        if not r.get("void"):
+            versions.setdefault(r["config"], set()).add(engine_version(r))
     out: dict[str, Summary] = {}
     for r in records:
-        s = out.setdefault(r["config"], Summary(r["config"]))
+        name = r["config"]
+        if len(versions.get(name, ())) > 1:
+            name = f"{name} @ {engine_version(r)}"
+        s = out.setdefault(name, Summary(name))
         if r.get("void"):
             s.voids += 1
             continue
         won = 0.5 if r["engine_won"] is None else float(r["engine_won"])
         s.games += 1
         s.wins += won
+        s.won += int(won == 1.0)
+        s.draws += int(won == 0.5)
+        s.lost += int(won == 0.0)
         if r["engine_black"]:
             s.black_games += 1
             s.black_wins += won
@@ -88,8 +121,11 @@ def summarize(records: list[dict]) -> list[Summary]:
         mine, theirs = ("black", "white") if r["engine_black"] else ("white", "black")
         s.engine_seconds += r[mine]["seconds"]
         s.engine_moves += r[mine]["moves"]
+        s.engine_longest = max(s.engine_longest, max(r[mine].get("times") or [0.0]))
         s.opponent_seconds += r[theirs]["seconds"]
         s.opponent_moves += r[theirs]["moves"]
         key = r["reason"].split(":")[0].split(",")[0]
         s.reasons[key] = s.reasons.get(key, 0) + 1
+        if r.get("sprt"):
+            s.sprt = r["sprt"]
     return list(out.values())

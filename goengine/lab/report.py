@@ -1,0 +1,210 @@
+"""What a match prints and draws: the result table (text or Markdown), the sequential test's
+columns, the ratings table of a tournament, and the plots (win rates, ratings, time per move).
+
+Reading guide: ``format_table`` is the table of one folder's records (``table_cells`` its rows,
+from ``lab.stats.summarize``); ``format_ratings`` the tournament's Elo table (``lab.ratings``);
+``plot_rates``, ``plot_ratings`` and ``plot_times`` write PNG files with matplotlib when it is
+installed (they return False otherwise).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from goengine.lab.ratings import Rating
+from goengine.lab.sprt import Sprt
+from goengine.lab.stats import summarize
+
+TABLE_HEADER = (
+    "configuration",
+    "games",
+    "win %",
+    "95% interval",
+    "Elo interval",
+    "as B",
+    "as W",
+    "moves",
+    "s/move",
+    "max s",
+    "opp s/mv",
+    "voids",
+    "score?",
+)
+TABLE_WIDTHS = (-16, 5, 6, 15, 17, 9, 9, 6, 7, 6, 8, 5, 6)  # negative: left-aligned
+SPRT_HEADER = ("LLR", "bounds", "verdict")
+SPRT_WIDTHS = (7, 15, 8)
+TABLE_NOTE = (
+    "win % counts a draw as half; interval: Wilson 95 %; Elo from its ends; as B / as W: win % / games "
+    "with that colour; s/move: goengine's seconds per move, max s its longest move, opp s/mv the opponent's; "
+    "score?: games whose final_score (either engine) disagreed with our area count"
+)
+SPRT_NOTE = (
+    "; LLR: the SPRT's log-likelihood ratio (a draw half a win), bounds: Wald's, verdict: H1 (at least "
+    "ELO1), H0 (no better than ELO0) or continue"
+)
+
+
+def _pct(w: float, n: int) -> str:
+    return f"{100 * w / n:.0f}%/{n}" if n else "-"
+
+
+def _elo(x: float) -> str:
+    return "-inf" if x == -math.inf else "+inf" if x == math.inf else f"{x:+.0f}"
+
+
+def sprt_cells(summary) -> tuple[str, str, str]:
+    """The LLR, bounds and verdict of a summary's sequential test (blank without one)."""
+    if not summary.sprt:
+        return ("", "", "")
+    test = Sprt(**summary.sprt)
+    lower, upper = test.bounds
+    return (
+        f"{test.llr(summary.won, summary.draws, summary.lost):+.2f}",
+        f"[{lower:+.2f}, {upper:+.2f}]",
+        test.status(summary.won, summary.draws, summary.lost),
+    )
+
+
+def table_cells(records: list[dict]) -> list[tuple[str, ...]]:
+    """One row of cells per configuration, in TABLE_HEADER's order, then SPRT_HEADER's when any
+    configuration was played under a sequential test."""
+    summaries = summarize(records)
+    with_sprt = any(s.sprt for s in summaries)
+    rows = []
+    for s in summaries:
+        lo, hi = s.interval
+        elo_lo, elo_hi = s.elo_interval
+        row = (
+            s.config,
+            str(s.games),
+            f"{100 * s.rate:.1f}%",
+            f"[{100 * lo:.1f}, {100 * hi:.1f}]",
+            f"[{_elo(elo_lo)}, {_elo(elo_hi)}]",
+            _pct(s.black_wins, s.black_games),
+            _pct(s.white_wins, s.white_games),
+            f"{s.moves / max(1, s.games):.1f}",
+            f"{s.engine_seconds / max(1, s.engine_moves):.2f}",
+            f"{s.engine_longest:.2f}",
+            f"{s.opponent_seconds / max(1, s.opponent_moves):.2f}",
+            str(s.voids),
+            str(s.disagreements),
+        )
+        rows.append(row + sprt_cells(s) if with_sprt else row)
+    return rows
+
+
+def format_table(records: list[dict], markdown: bool = False) -> str:
+    """The result table: aligned text for a terminal, or Markdown (for docs/results.md)."""
+    cells = table_cells(records)
+    with_sprt = bool(cells) and len(cells[0]) > len(TABLE_HEADER)
+    header = TABLE_HEADER + SPRT_HEADER if with_sprt else TABLE_HEADER
+    widths = TABLE_WIDTHS + SPRT_WIDTHS if with_sprt else TABLE_WIDTHS
+    note = TABLE_NOTE + (SPRT_NOTE if with_sprt else "")
+    return _format(header, widths, cells, note, markdown)
+
+
+def _format(header, widths, cells, note: str, markdown: bool) -> str:
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in cells]
+        return "\n".join(lines + ["", note])
+    lines = [
+        " ".join(f"{cell:<{-w}}" if w < 0 else f"{cell:>{w}}" for cell, w in zip(row, widths, strict=True))
+        for row in [header, *cells]
+    ]
+    return "\n".join(lines + [note])
+
+
+RATINGS_HEADER = ("player", "Elo", "95% interval", "games", "score")
+RATINGS_WIDTHS = (-24, 6, 15, 6, 7)
+
+
+def format_ratings(ratings: list[Rating], anchor: str, markdown: bool = False) -> str:
+    """The tournament's ratings, best first, on one scale with ``anchor`` at 0."""
+    cells = [
+        (r.player, f"{r.elo:+.0f}", f"[{r.low:+.0f}, {r.high:+.0f}]", str(r.games), f"{100 * r.score:.1f}%")
+        for r in ratings
+    ]
+    note = (
+        f"Bradley-Terry maximum likelihood, {anchor} = 0, one virtual draw per pair; interval: 2.5th-97.5th "
+        "percentiles of a bootstrap over each pair's games; score: points (a draw half) per game"
+    )
+    return _format(RATINGS_HEADER, RATINGS_WIDTHS, cells, note, markdown)
+
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    return plt
+
+
+def plot_rates(records: list[dict], path: Path) -> bool:
+    """Each configuration's win rate with its Wilson interval."""
+    plt = _pyplot()
+    summaries = [s for s in summarize(records) if s.games]
+    if plt is None or not summaries:
+        return False
+    fig, ax = plt.subplots(figsize=(max(4, 1.2 * len(summaries) + 2), 3.5))
+    xs = range(len(summaries))
+    rates = [100 * s.rate for s in summaries]
+    lows = [100 * (s.rate - s.interval[0]) for s in summaries]
+    highs = [100 * (s.interval[1] - s.rate) for s in summaries]
+    ax.errorbar(xs, rates, yerr=[lows, highs], fmt="o", capsize=5)
+    ax.set_xticks(list(xs), [f"{s.config}\n({s.games} games)" for s in summaries], fontsize=8)
+    ax.set_ylabel("win rate against the opponent (%)")
+    ax.set_ylim(0, 100)
+    ax.axhline(50, color="grey", lw=0.5)
+    ax.set_title("goengine match results, Wilson 95 % intervals", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def plot_ratings(ratings: list[Rating], anchor: str, path: Path) -> bool:
+    """The tournament's ratings with their bootstrap intervals, best on top."""
+    plt = _pyplot()
+    if plt is None or not ratings:
+        return False
+    fig, ax = plt.subplots(figsize=(6, 0.5 * len(ratings) + 1.5))
+    ys = list(range(len(ratings)))[::-1]
+    ax.errorbar(
+        [r.elo for r in ratings],
+        ys,
+        xerr=[[r.elo - r.low for r in ratings], [r.high - r.elo for r in ratings]],
+        fmt="o",
+        capsize=4,
+    )
+    ax.set_yticks(ys, [f"{r.player} ({r.games} games)" for r in ratings], fontsize=8)
+    ax.axvline(0, color="grey", lw=0.5)
+    ax.set_xlabel(f"Elo ({anchor} = 0)")
+    ax.set_title("ratings, 95 % bootstrap intervals", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def plot_times(records: list[dict], path: Path) -> bool:
+    """goengine's thinking time per move over each game played under a clock, one line a game."""
+    plt = _pyplot()
+    timed = [r for r in records if r.get("time") and not r.get("void")]
+    if plt is None or not timed:
+        return False
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for r in timed:
+        times = r["black" if r["engine_black"] else "white"].get("times") or []
+        ax.plot(range(1, len(times) + 1), times, lw=0.8, alpha=0.6)
+    ax.set_xlabel("goengine's move")
+    ax.set_ylabel("seconds")
+    ax.set_title(f"goengine's time per move, {len(timed)} games, clock {timed[0]['time']}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True

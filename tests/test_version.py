@@ -1,0 +1,77 @@
+"""``goengine.version.full``: the release and the commit, ``-dirty`` only when the engine's own
+files changed; GTP ``version`` and SGF files carry it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from goengine import __version__, version
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_version(where: Path) -> str:
+    code = "from goengine import version; print(version.full())"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=where, env={"PYTHONPATH": str(where), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return done.stdout.strip()
+
+
+def git(where: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    """A git repository holding a copy of the package, committed."""
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "goengine", repo / "goengine", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", repo)
+    shutil.copy(ROOT / ".gitignore", repo)  # __pycache__ is not a change
+    (repo / "results").mkdir()
+    (repo / "results" / "games.jsonl").write_text("{}\n")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start")
+    return repo
+
+
+def test_a_clean_checkout_names_its_commit(checkout):
+    assert run_version(checkout) == f"{__version__}+g{git(checkout, 'rev-parse', '--short=10', 'HEAD')}"
+
+
+def test_an_edited_engine_file_makes_it_dirty_and_a_game_record_does_not(checkout):
+    commit = git(checkout, "rev-parse", "--short=10", "HEAD")
+    with (checkout / "results" / "games.jsonl").open("a") as handle:
+        handle.write("{}\n")  # a match appending its games while it runs
+    assert run_version(checkout) == f"{__version__}+g{commit}"
+    with (checkout / "goengine" / "search.py").open("a") as handle:
+        handle.write("\n")
+    assert run_version(checkout) == f"{__version__}+g{commit}-dirty"
+    git(checkout, "checkout", "--", "goengine/search.py")
+    (checkout / "goengine" / "new_module.py").write_text("")  # a new engine file, not yet committed
+    assert run_version(checkout).endswith("-dirty")
+
+
+def test_outside_a_git_checkout_it_is_the_release_alone(tmp_path):
+    shutil.copytree(ROOT / "goengine", tmp_path / "goengine", ignore=shutil.ignore_patterns("__pycache__"))
+    assert run_version(tmp_path) == __version__
+
+
+def test_gtp_version_and_sgf_files_carry_it():
+    from sgfmill import sgf as sgfmill
+
+    from goengine import sgf
+    from goengine.engine import Engine
+    from goengine.gtp import GtpEngine
+
+    assert GtpEngine(Engine()).send("version") == f"= {version.full()}\n\n"
+    root = sgfmill.Sgf_game.from_string(sgf.dumps(9, 7.5, [])).get_root()
+    assert root.get("AP") == ("goengine", version.full())
