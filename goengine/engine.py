@@ -280,7 +280,7 @@ class Engine:
         """The thinking time the clock allows ``color`` for a move in ``board``, or None without
         a clock (``clock.seconds_for_move``)."""
         empty = sum(1 for p in board.points() if board.color_at(p) == EMPTY)
-        return timing.seconds_for_move(self.time_settings, self.clocks[color], empty)
+        return timing.seconds_for_move(self.time_settings, self.clocks[color], empty, board.size)
 
     # ---- scoring
 

@@ -14,7 +14,7 @@ from sgfmill import sgf as sgfmill
 
 from goengine import coords, sgf
 from goengine.board import BLACK, PASS, WHITE, Board, IllegalMove
-from goengine.clock import SAFETY_SECONDS, SAFETY_SHARE, TimeSettings
+from goengine.clock import MOVE_MARGIN, SAFETY_SECONDS, SAFETY_SHARE, TimeSettings
 from goengine.config import EngineConfig, SearchConfig
 from goengine.engine import BadHandicap, BadStones, BoardNotEmpty, Engine, EngineError, NothingToUndo
 from goengine.gtp import GtpEngine
@@ -25,8 +25,13 @@ FAST = SearchConfig(playouts=100)
 
 
 def margin(per_move: float) -> float:
-    """What ``seconds_for_move`` gives for ``per_move`` seconds after its safety margin."""
+    """What ``seconds_for_move`` gives for ``per_move`` seconds of a byo-yomi period."""
     return per_move * (1 - SAFETY_SHARE) - SAFETY_SECONDS
+
+
+def planned(main_left: float, reserve: float, moves: float) -> float:
+    """What it gives in main time: the time left less the reserve, over the moves planned."""
+    return (main_left - reserve) / moves - MOVE_MARGIN
 
 
 def set_up(diagram: str, to_move: int = BLACK, **config) -> Engine:
@@ -63,30 +68,54 @@ def test_time_settings_0_1_0_means_no_time_limit():
     assert gtp.engine.seconds_for_move(WHITE, gtp.engine.board) is None
 
 
-def test_absolute_time_on_an_empty_9x9_is_spread_over_40_moves():
-    """81 empty points: about 40 moves still to play, so 60 s gives 1.5 s less the margin."""
+def test_absolute_time_on_an_empty_9x9_is_spread_over_the_moves_fuego_expects():
+    """81 empty points: (81 - 81/4) / 2 = 30.375 moves still to play (Fuego's estimate); 60 s less
+    the reserve of 5 % (3 s) over them, less the margin: 1.83 s."""
     engine = Engine()
     engine.set_time(time_settings_from_gtp(60, 0, 0))
     allowed = engine.seconds_for_move(BLACK, engine.board)
-    assert allowed == pytest.approx(margin(60 / 40))
-    assert 1.0 < allowed < 60 / 40
+    assert allowed == pytest.approx(planned(60, 3, 30.375))
+    assert allowed == pytest.approx(1.8265, abs=1e-4)
 
 
 def test_time_left_replaces_the_main_time_and_is_per_colour():
     engine = Engine()
     engine.set_time(time_settings_from_gtp(600, 0, 0))
     engine.time_left(BLACK, 40, 0)
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(40 / 40))
-    assert engine.seconds_for_move(WHITE, engine.board) == pytest.approx(margin(600 / 40))
+    # the reserve stays 5 % of the main time (30 s), whatever is left
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(40, 30, 30.375))
+    assert engine.seconds_for_move(WHITE, engine.board) == pytest.approx(planned(600, 30, 30.375))
 
 
-def test_fewer_empty_points_give_more_time_per_move_but_at_least_ten_moves_are_kept():
+def test_fewer_empty_points_give_more_time_per_move_but_at_least_3n_over_2_moves_are_planned():
     engine = set_up("\n".join(["X X X X X X X X X"] * 4 + [". . . . . . . . ."] * 5))
     engine.set_time(time_settings_from_gtp(60, 0, 0))
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(60 / 22))  # 45 empty
+    # 45 empty: max(45 - 20.25, 27) / 2 = 13.5 moves, the floor already
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(60, 3, 13.5))
     full = set_up("\n".join(["X X X X X X X X X"] * 8 + [". . . . . . . . ."]))
     full.set_time(time_settings_from_gtp(60, 0, 0))
-    assert full.seconds_for_move(BLACK, full.board) == pytest.approx(margin(60 / 10))
+    assert full.seconds_for_move(BLACK, full.board) == pytest.approx(planned(60, 3, 13.5))
+    big = Engine(EngineConfig(size=19))  # 361 empty: (361 - 90.25) / 2 = 135.375 moves
+    big.set_time(time_settings_from_gtp(600, 0, 0))
+    assert big.seconds_for_move(BLACK, big.board) == pytest.approx(planned(600, 30, 135.375))
+
+
+def test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps_its_reserve():
+    """A 9x9 game of 45 moves each under 15 s sudden death, each move taking what it is allowed
+    (plus 0.02 s of overhead): the flag never falls, the middle third gets more a move than the
+    last third, and the reserve (0.75 s) is still there."""
+    engine = Engine()
+    engine.set_time(time_settings_from_gtp(15, 0, 0))
+    left, empty, spent = 15.0, 81, []
+    for _ in range(45):
+        engine.time_left(BLACK, left, 0)
+        board = set_up("\n".join(" ".join("X" if 9 * r + c >= empty else "." for c in range(9)) for r in range(9)))
+        allowed = engine.seconds_for_move(BLACK, board.board)
+        spent.append(allowed)
+        left -= allowed + 0.02
+        empty = max(1, empty - 2)
+    assert left > 0.75
+    assert sum(spent[15:30]) > sum(spent[30:45])
 
 
 def test_canadian_byo_yomi_with_stones_left_spreads_the_period_over_them():
@@ -99,7 +128,7 @@ def test_canadian_byo_yomi_with_stones_left_spreads_the_period_over_them():
 def test_canadian_main_time_adds_one_stone_share_of_the_period():
     engine = Engine()
     engine.set_time(time_settings_from_gtp(60, 30, 5))
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(60 / 40 + 30 / 5))
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(60, 3, 30.375) + margin(30 / 5))
 
 
 def test_japanese_byoyomi_period_is_the_time_for_one_move():
@@ -114,7 +143,7 @@ def test_japanese_byoyomi_main_time_adds_one_period():
     engine = Engine()
     engine.set_time(TimeSettings("byoyomi", 600, 30, 0, 5))
     engine.time_left(BLACK, 400, 0)
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(400 / 40 + 30))
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(400, 30, 30.375) + margin(30))
 
 
 def test_kgs_byoyomi_time_left_stones_count_periods_not_stones():
@@ -156,10 +185,10 @@ def test_never_more_than_the_time_left(settings):
 def test_genmove_stops_at_the_time_the_clock_allows():
     # conftest.warm_kernels has loaded the kernels: this times the clock, not the compiler
     engine = Engine()  # no playout budget: the clock decides
-    engine.set_time(time_settings_from_gtp(20, 0, 0))  # 0.5 s a move on an empty 9x9, 0.15 s after the margin
+    engine.set_time(time_settings_from_gtp(20, 0, 0))  # (20 - 1) / 30.375 - 0.05 = 0.58 s on an empty 9x9
     result = engine.genmove(BLACK)
     assert result.playouts > 0
-    assert result.seconds < margin(20 / 40) + 0.25
+    assert result.seconds < planned(20, 1, 30.375) + 0.25
 
 
 # ---- undo

@@ -13,6 +13,7 @@ left behind), and whatever is left is killed.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib.util
 import json
@@ -28,8 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from goengine.lab.client import GtpClient
 from goengine.lab import report
+from goengine.lab.client import GtpClient
 from goengine.lab.records import append_record, load_records
 from goengine.lab.stats import elo, summarize, wilson
 
@@ -77,6 +78,7 @@ p.add_argument("--seed-delay", action="append", default=[])  # SEED=SECONDS, ove
 p.add_argument("--moves", type=int, default=3)  # moves before passing
 p.add_argument("--stderr-mb", type=float, default=0.0)  # megabytes written to stderr per genmove
 p.add_argument("--name", default="fake")
+p.add_argument("--version-file", default="")  # answer GTP version with this file's text
 p.add_argument("--seed", type=int, default=0)
 args, _ = p.parse_known_args()
 
@@ -120,7 +122,7 @@ for line in sys.stdin:
     if cmd == "name":
         answer(args.name)
     elif cmd == "version":
-        answer(f"1.0-{mode}")
+        answer(open(args.version_file).read().strip() if args.version_file else f"1.0-{mode}")
     elif cmd == "protocol_version":
         answer("2")
     elif cmd in ("boardsize", "komi"):
@@ -926,3 +928,255 @@ def test_dask_cluster_run_with_relative_out(tmp_path, fake, dask_cluster):
     misplaced = sorted(str(p.relative_to(worker_dir)) for p in worker_dir.rglob("*.sgf"))
     assert not misplaced, f"SGFs written relative to the Dask worker's folder: {misplaced}"
     _check_cluster_run(tmp_path / "here" / "out", result)
+
+
+def _group_members(pgid: int) -> list[int]:
+    """The processes of a process group (from /proc)."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid:  # after the command name: state, ppid, pgrp
+                members.append(int(stat.parent.name))
+    return members
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_port(port: int, deadline: float) -> None:
+    import socket
+
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    pytest.fail(f"nothing listens on port {port}")
+
+
+@pytest.fixture
+def real_cluster(tmp_path):
+    """A Dask scheduler and two workers as separate processes on 127.0.0.1, as on real machines
+    (``dask scheduler`` on one, ``dask worker tcp://...`` on each other), each worker in a folder
+    of its own, without a nanny (a killed worker stays dead, as a machine that went down)."""
+    dask = Path(sys.executable).parent / "dask"
+    if not dask.exists():
+        pytest.skip("the dask command is not installed")
+    port = _free_port()
+    scheduler = subprocess.Popen(
+        [str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    processes = [scheduler]
+    try:
+        _wait_for_port(port, time.monotonic() + 60)
+        workers = []
+        for k in range(2):
+            folder = tmp_path / f"worker-{k}"
+            folder.mkdir()
+            command = [str(dask), "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--no-nanny"]
+            command += ["--no-dashboard", "--name", f"w{k}"]
+            workers.append(
+                subprocess.Popen(
+                    command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+                )
+            )
+        processes += workers
+        from distributed import Client
+
+        with Client(f"tcp://127.0.0.1:{port}", timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield f"tcp://127.0.0.1:{port}", workers
+    finally:
+        for proc in processes:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def test_a_real_cluster_loses_no_game_when_a_worker_is_killed(tmp_path, fake, real_cluster):
+    """A match on a scheduler and two worker processes; one worker is killed with SIGKILL while
+    games run on it. Every game is played exactly once: none lost, none doubled, every record
+    and SGF complete."""
+    address, workers = real_cluster
+    out = tmp_path / "out"
+    args = (
+        *("--games", "8", "--no-plot", "--cluster", address),
+        *("--engine", fake("--delay", "0.3", "--moves", "4"), "--opponent", fake("--name", "opp", "--delay", "0.1")),
+    )
+    proc = start_match(out, *args)
+    try:
+        deadline = time.monotonic() + 120
+        while len(load_records(out / "games.jsonl")) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the match ended before a worker could be killed"
+        while len(_group_members(workers[0].pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)  # until a game runs on the worker: its two engines are in its group
+        assert len(_group_members(workers[0].pid)) >= 3, "no game ran on the worker to kill"
+        os.killpg(workers[0].pid, signal.SIGKILL)  # the worker and the engines of its game
+        stdout, stderr = proc.communicate(timeout=170)
+    finally:
+        _end_group(proc.pid, grace=0)
+    assert proc.returncode == 0, stderr
+    records = load_records(out / "games.jsonl")
+    assert sorted(r["index"] for r in records) == list(range(8)), [r["index"] for r in records]
+    for r in records:
+        check_record(r)
+        assert r["void"] is None
+        check_sgf(r, seed=1 + r["index"])
+    assert sorted(p.name for p in (out / "sgf").iterdir()) == [f"default-{i:04d}.sgf" for i in range(8)]
+    assert table_rows(stdout)[0].split()[:2] == ["default", "8"]
+
+
+# ---- sequential tests, tournaments, clocks, versions (goengine.lab: sprt, ratings, clock)
+
+
+def test_sprt_stops_when_the_test_decides_and_a_resumed_run_continues_the_same_test(tmp_path, fake):
+    """The engine wins every game (the opponent passes at once, so the engine's stones own the
+    board): LLR grows by 0.1336 a game for --sprt 0,50 and passes ln 19 = 2.944 at the 23rd win.
+    The run stops there (with two games at once, one more may have started), far below --games."""
+    out = tmp_path / "out"
+    args = (
+        *("--games", "200", "--jobs", "2", "--no-plot", "--sprt", "0,50"),
+        *("--engine", fake("--moves", "3"), "--opponent", fake("--name", "opp", "--moves", "0")),
+    )
+    result = run_match(out, *args)
+    assert result.returncode == 0, result.stderr
+    records = records_of(out)
+    assert 23 <= len(records) <= 25
+    assert all(r["engine_won"] is True for r in records)
+    assert all(r["sprt"] == {"elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05} for r in records)
+    (row,) = table_rows(result.stdout)
+    cells = row.split()
+    assert cells[-1] == "H1" and cells[-4] == f"{len(records) * 0.1335918463:+.2f}"
+    assert "[-2.94, +2.94]" in row
+    assert "default: H1" in result.stderr
+    again = run_match(out, *args)  # resumed: the records already decide, nothing more is played
+    assert again.returncode == 0 and len(records_of(out)) == len(records)
+    assert "playing up to" in again.stderr and table_rows(again.stdout)[0].split()[-1] == "H1"
+    report = run_match(out, "--report")
+    assert table_rows(report.stdout)[0].split()[-1] == "H1"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--sprt", "50,0"), "ELO0 < ELO1"),
+        (("--sprt", "0,50", "--alpha", "0.8"), "--alpha must be between 0 and 0.5"),
+        (("--opponent", "/no/such/engine --gtp"), "cannot run '/no/such/engine'"),
+        (("--opponent", "no-such-program-anywhere"), "cannot run 'no-such-program-anywhere'"),
+        (("--tournament", "--config", "a="), "a tournament needs at least two players"),
+        (("--sprt", "0,50", "--tournament", "--config", "a=", "--opponent", "x=true"), "does not go with"),
+        (("--time", "5+x"), "--time wants MAIN"),
+        (("--opponent", "a=true", "--opponent", "b=true"), "several --opponent engines need --tournament"),
+    ],
+)
+def test_bad_input_gets_a_clear_message_and_touches_nothing(tmp_path, args, message):
+    out = tmp_path / "out"
+    result = run_match(out, *args, "--no-plot")
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert not out.exists()
+
+
+def test_a_folder_of_another_engine_version_is_refused_unless_allowed(tmp_path, fake):
+    out = tmp_path / "out"
+    version = tmp_path / "version.txt"
+    version.write_text("0.1.0+gaaaaaaaaaa")
+    args = ("--games", "2", "--jobs", "1", "--no-plot", "--engine", fake("--version-file", str(version)))
+    args += ("--opponent", fake("--name", "opp"))
+    assert run_match(out, *args).returncode == 0
+    version.write_text("0.1.0+gbbbbbbbbbb-dirty")  # the engine changed; its command line did not
+    refused = run_match(out, *(a if a != "2" else "4" for a in args))
+    assert refused.returncode == 2
+    assert "played by 0.1.0+gaaaaaaaaaa, the engine is now 0.1.0+gbbbbbbbbbb-dirty" in refused.stderr
+    assert len(records_of(out)) == 2  # touched nothing
+    allowed = run_match(out, *(a if a != "2" else "4" for a in args), "--allow-mixed-commits")
+    assert allowed.returncode == 0 and len(records_of(out)) == 4
+    rows = table_rows(allowed.stdout)  # one row per version
+    assert [row.split()[:4] for row in rows] == [
+        ["default", "@", "0.1.0+gaaaaaaaaaa", "2"],
+        ["default", "@", "0.1.0+gbbbbbbbbbb-dirty", "2"],
+    ]
+
+
+def test_a_tournament_plays_every_pair_and_rates_everyone_on_one_scale(tmp_path, fake):
+    """Three players: a lays 3 stones, b 1, the opponent passes at once; with komi 0 whoever lays
+    more stones wins (the stones count, the empty region touching both colours does not), so
+    a > b > opp in every game."""
+    out = tmp_path / "out"
+    args = (
+        *("--tournament", "--games", "4", "--jobs", "2", "--bootstrap", "200", "--komi", "0"),
+        *("--engine", fake(), "--config", "a=--moves 3", "--config", "b=--moves 1"),
+        *("--opponent", f"opp={fake('--name', 'opp', '--moves', '0')}"),
+    )
+    result = run_match(out, *args)
+    assert result.returncode == 0, result.stderr
+    for pair in ("a-vs-b", "a-vs-opp", "b-vs-opp"):
+        records = load_records(out / "pairs" / pair / "games.jsonl")
+        assert len(records) == 4 and all(r["engine_won"] is True for r in records), pair
+        assert all(r["pair"] == pair.split("-vs-") for r in records)
+        assert sorted(p.name for p in (out / "pairs" / pair / "sgf").iterdir()) == [
+            f"{pair}-{i:04d}.sgf" for i in range(4)
+        ]
+    ratings = ratings_rows(result.stdout)
+    assert [row[0] for row in ratings] == ["a", "b", "opp"]
+    assert ratings[2][1] == "+0"  # the anchor: the opponent
+    elo_a, elo_b = int(ratings[0][1]), int(ratings[1][1])
+    assert elo_a > elo_b > 0 and all(row[4] == "8" for row in ratings)  # 4 games with each of two others
+    assert (out / "ratings.png").is_file()
+    assert len(table_rows(result.stdout)) == 3  # and a row a pair
+    report = run_match(out, "--report", "--anchor", "b")
+    assert [row[:2] for row in ratings_rows(report.stdout)][1] == ["b", "+0"]
+
+
+def ratings_rows(stdout: str) -> list[list[str]]:
+    """The rows of the printed ratings table, split into cells."""
+    lines = stdout.strip().splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("player"))
+    foot = next(i for i, line in enumerate(lines) if line.startswith("Bradley-Terry"))
+    return [line.replace("[", " ").replace("]", " ").replace(",", " ").split() for line in lines[head + 1 : foot]]
+
+
+def test_a_flag_fall_loses_on_time(tmp_path, fake):
+    """Sudden death of 1 s; the engine takes 0.4 s a move and plays 5 moves: its third move
+    crosses the second."""
+    out = tmp_path / "out"
+    args = ("--games", "1", "--time", "1", "--no-plot", "--engine", fake("--moves", "5", "--delay", "0.4"))
+    result = run_match(out, *args, "--opponent", fake("--name", "opp"))
+    assert result.returncode == 0, result.stderr
+    (record,) = records_of(out)
+    assert record["engine_black"] and record["winner"] == "W" and record["result"] == "W+T"
+    assert record["reason"].startswith("time") and record["time"] == "1"
+    assert len(record["black"]["times"]) == 3 and sum(record["black"]["times"]) > 1.0
+
+
+@pytest.mark.gnugo
+def test_goengine_never_loses_on_time_in_a_short_sudden_death_match(tmp_path):
+    """15 s sudden death for each side on 9x9 against GNU Go level 0, goengine with no budget of
+    its own (the clock decides) and resignation off, both colours, time_left before every move.
+    It never runs out, and it spends more on a middle-game move than on a late one."""
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "2", "--jobs", "2", "--time", "15", "--opponent", GNUGO_LEVEL0),
+        *("--config", "default=--resign-threshold 0"),
+        timeout=170,
+    )
+    assert result.returncode == 0, result.stderr
+    for r in records_of(out):
+        side = r["black" if r["engine_black"] else "white"]
+        assert not r["reason"].startswith("time"), r["reason"]
+        assert sum(side["times"]) < 15.0
+        times = side["times"]
+        third = len(times) // 3
+        assert sum(times[third : 2 * third]) / third > sum(times[2 * third :]) / (len(times) - 2 * third)
+    assert (out / "time.png").is_file()
