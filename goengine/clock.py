@@ -1,9 +1,16 @@
-"""Time control: the settings of a game's clock, each player's clock, and how much of it a move
-may spend. No text: GTP's ``time_settings`` / ``kgs-time_settings`` arguments are read by the GTP
-front-end (``goengine.gtp.clock``), which builds a ``TimeSettings``.
+"""Time control: the settings of a game's clock, each player's clock as the engine keeps it, and
+how much of it a move may spend. No text: GTP's ``time_settings`` / ``kgs-time_settings`` /
+``time_left`` arguments are read by the GTP front-end (``goengine.gtp.clock``).
 
-Reading guide: ``seconds_for_move`` is the allocation; ``TimeSettings`` and ``Clock`` are what it
-reads.
+Reading guide: ``seconds_for_move`` is the allocation; ``Clock.charge`` moves a clock forward by a
+move's time and ``Clock.report`` takes the controller's figures; ``TimeSettings`` is the system.
+
+The engine keeps both clocks itself, as Pachi and Fuego do: a controller need not send
+``time_left`` (gogui-twogtp and many scripts never do). Each ``genmove`` is charged with the wall
+time from the command's arrival to the flush of its answer (``goengine.gtp.protocol.serve``), so
+the interpreter's and the protocol's overhead count; a ``time_left`` report, when one comes,
+replaces the engine's figures. The worst overhead seen (charged time less search time) is kept
+back on every move on top of MOVE_MARGIN.
 """
 
 from __future__ import annotations
@@ -12,10 +19,11 @@ from dataclasses import dataclass
 
 RESERVE_SHARE = 0.05  # of the main time, kept back for the game's last moves and for overheads
 MIN_RESERVE = 0.5  # seconds: the least reserve
-MOVE_MARGIN = 0.05  # seconds taken off every main-time move: the protocol's round trip
+MOVE_MARGIN = 0.05  # seconds taken off every move: the protocol's round trip (measured: at most 0.015)
 SAFETY_SHARE = 0.1  # of a byo-yomi period's time, kept back
 SAFETY_SECONDS = 0.3  # and these seconds too: a period lost is a flag nearer
-MIN_SECONDS = 0.05  # the least a move is given, however short the clock
+MIN_SECONDS = 0.001  # the least a move is given: the search still runs one batch of iterations
+RESERVE_DRAW = 8.0  # inside the reserve a move takes the time left over 8 x the moves planned
 
 
 @dataclass(frozen=True)
@@ -30,16 +38,77 @@ class TimeSettings:
     byo_stones: int = 0
     periods: int = 0
 
+    @property
+    def has_byoyomi(self) -> bool:
+        return self.kind in ("canadian", "byoyomi")
+
 
 @dataclass
 class Clock:
-    """One player's clock as the controller last reported it (GTP ``time_left``): seconds left,
-    and in byo-yomi the stones (Canadian) or periods (Japanese, KGS) left; ``known`` is false
-    until a report arrives."""
+    """One player's clock, as the engine keeps it: ``main`` seconds left (negative once a flag
+    fell), and in byo-yomi the ``period`` time left (Canadian: of the current period; Japanese:
+    a period's length) with its ``stones`` left (Canadian; 0 in main time) or the ``periods``
+    left (Japanese). ``reported``: the figures are the controller's last ``time_left``."""
 
-    seconds: float = 0.0
-    stones: int = 0  # stones left in the current byo-yomi period; 0 while in main time
-    known: bool = False
+    main: float = 0.0
+    period: float = 0.0
+    stones: int = 0
+    periods: int = 0
+    reported: bool = False
+
+    @classmethod
+    def full(cls, settings: TimeSettings) -> Clock:
+        """The clock at the start of a game under ``settings``."""
+        return cls(settings.main, settings.byo_time, 0, settings.periods)
+
+    def in_byoyomi(self, settings: TimeSettings) -> bool:
+        return settings.has_byoyomi and self.main <= 0
+
+    def charge(self, settings: TimeSettings, seconds: float) -> None:
+        """Move the clock forward by one move that took ``seconds``: main time first, then the
+        byo-yomi the rules give (a Canadian period counts its moves and starts again when they are
+        played; a Japanese move that overruns a period uses it up)."""
+        if settings.kind == "none":
+            return
+        overtime = seconds
+        if self.main > 0:
+            used = min(self.main, seconds)
+            self.main -= used
+            overtime = seconds - used
+            if overtime <= 0 and self.main > 0:
+                return
+        if settings.kind == "absolute":
+            self.main -= overtime
+            return
+        self.main = min(self.main, 0.0)
+        if settings.kind == "canadian":
+            if self.stones <= 0:  # entering byo-yomi: a fresh period
+                self.period, self.stones = settings.byo_time, settings.byo_stones
+            self.period -= overtime
+            self.stones -= 1
+            if self.stones == 0 and self.period >= 0:
+                self.period, self.stones = settings.byo_time, settings.byo_stones
+        else:
+            while overtime > settings.byo_time and self.periods > 0:
+                overtime -= settings.byo_time
+                self.periods -= 1
+        self.reported = False
+
+    def report(self, settings: TimeSettings, seconds: float, stones: int) -> None:
+        """The controller's ``time_left``: ``stones`` 0 means main time (``seconds`` of it left);
+        otherwise byo-yomi: a Canadian period's time and its stones left, or (KGS's convention for
+        Japanese byo-yomi) a period's time and the periods left. A Japanese report of at most one
+        period with stones 0 is read as byo-yomi too: some controllers send 0 there."""
+        if stones > 0 or (settings.kind == "byoyomi" and seconds <= settings.byo_time and settings.main == 0):
+            self.main = 0.0
+            self.period = seconds
+            if settings.kind == "byoyomi":
+                self.periods = stones or max(1, self.periods)
+            else:
+                self.stones = stones
+        else:
+            self.main = seconds
+        self.reported = True
 
 
 def moves_to_plan(empty_points: int, size: int) -> float:
@@ -49,36 +118,51 @@ def moves_to_plan(empty_points: int, size: int) -> float:
     return max(empty_points - size * size / 4.0, 3.0 * size) / 2.0
 
 
-def seconds_for_move(settings: TimeSettings, clock: Clock, empty_points: int, size: int) -> float | None:
-    """The thinking time the clock allows for this move, or None without a clock.
+def seconds_for_move(
+    settings: TimeSettings, clock: Clock, empty_points: int, size: int, overhead: float = 0.0
+) -> float | None:
+    """The thinking time the clock allows for this move, or None without a clock. ``overhead``:
+    the worst time a move has cost beyond its search so far (kept back with MOVE_MARGIN).
 
     In main time: the time left less a reserve (RESERVE_SHARE of the main time, at least
-    MIN_RESERVE) over the moves still expected (``moves_to_plan``), less MOVE_MARGIN; plus one
-    byo-yomi period's share (a Canadian period over its stones, or a Japanese period) when
-    byo-yomi follows, never more than half the main time left with it. The estimate shrinks
-    towards 3N/2 moves while the time left keeps shrinking, so a move in the middle game gets
-    more than one near the end, and the reserve is never planned away. In byo-yomi: a Japanese
-    period's time, or a Canadian period's time over its stones, less SAFETY_SHARE and
-    SAFETY_SECONDS. Without a report from the controller the main time is taken as all still
-    left."""
+    MIN_RESERVE) over the moves still expected (``moves_to_plan``), less the margin. The estimate
+    shrinks towards 3N/2 moves while the time left keeps shrinking, so a move in the middle game
+    gets more than one near the end, and the reserve is never planned away: a game that outlasts
+    the plan plays on inside it, each move taking the time left less the margin over
+    RESERVE_DRAW times the moves planned, so it lasts and lasts (only the per-move overhead,
+    about 0.01 s, is spent whatever happens). Either way a move never plans on more than the time
+    left less the margin. When byo-yomi follows, a move may add one period's share (a
+    Canadian period over its stones, or a Japanese period); once the main time left is no more
+    than that share, the engine enters byo-yomi deliberately: it plays in the period and lets the
+    main time run out within that move, never counting on main time it does not have. In
+    byo-yomi: a Japanese period's time, or a Canadian period's time left over its stones left,
+    less SAFETY_SHARE, SAFETY_SECONDS and the margin."""
     if settings.kind == "none":
         return None
-    main_left = clock.seconds if clock.known else settings.main
+    margin = max(MOVE_MARGIN, overhead)
 
     def period_share(seconds: float) -> float:
-        return max(0.0, seconds * (1 - SAFETY_SHARE) - SAFETY_SECONDS)
+        return max(0.0, seconds * (1 - SAFETY_SHARE) - SAFETY_SECONDS - margin)
 
-    if settings.kind == "byoyomi" and clock.known and (clock.stones > 0 or clock.seconds <= settings.byo_time):
-        # in a Japanese period: KGS's time_left gives the period's time and the periods left
-        return max(MIN_SECONDS, period_share(clock.seconds))
-    if clock.known and clock.stones > 0:  # in Canadian byo-yomi: time over stones
-        return max(MIN_SECONDS, period_share(clock.seconds / clock.stones))
+    if clock.in_byoyomi(settings):
+        if settings.kind == "byoyomi":
+            if clock.periods <= 0:
+                return MIN_SECONDS  # the flag has fallen: answer at once
+            return max(MIN_SECONDS, period_share(clock.period))
+        stones = clock.stones if clock.stones > 0 else settings.byo_stones
+        period = clock.period if clock.stones > 0 else settings.byo_time
+        return max(MIN_SECONDS, period_share(period / max(1, stones)))
     reserve = max(MIN_RESERVE, RESERVE_SHARE * settings.main)
-    main_part = max(0.0, main_left - reserve) / moves_to_plan(empty_points, size) - MOVE_MARGIN
-    byo_part = 0.0
-    if settings.kind == "canadian" and settings.byo_stones > 0:
-        byo_part = period_share(settings.byo_time / settings.byo_stones)
-    elif settings.kind == "byoyomi":
+    plan = moves_to_plan(empty_points, size)
+    planned = (clock.main - reserve) / plan - margin  # never more than the time left less the reserve
+    lasting = (clock.main - margin) / (RESERVE_DRAW * plan)  # what a move takes inside the reserve
+    main_part = max(planned, lasting)
+    if settings.kind == "absolute":
+        return max(MIN_SECONDS, main_part)
+    if settings.kind == "canadian":
+        byo_part = period_share(settings.byo_time / max(1, settings.byo_stones))
+    else:
         byo_part = period_share(settings.byo_time)
-    allowed = min(main_part + byo_part, main_left / 2 + byo_part)
-    return max(MIN_SECONDS, allowed)
+    if clock.main <= byo_part + margin:  # the main time is all but gone: into byo-yomi, deliberately
+        return max(MIN_SECONDS, byo_part)
+    return max(MIN_SECONDS, max(0.0, main_part) + byo_part)

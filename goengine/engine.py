@@ -102,6 +102,7 @@ class Engine:
         self.setup_stones: list[tuple[int, int]] = []
         self.time_settings = TimeSettings()
         self.clocks = {BLACK: Clock(), WHITE: Clock()}
+        self.overhead = 0.0  # the most a move has cost beyond its search (charge_clock)
         self.last_result: SearchResult | None = None
 
     @property
@@ -131,11 +132,13 @@ class Engine:
         return not self.board.moves and all(self.board.color_at(p) == EMPTY for p in self.board.points())
 
     def set_size(self, size: int) -> None:
+        """A new, empty game on a ``size`` board; both clocks start again from the time settings."""
         coords.check_size(size)
         self.board = Board(size)
         self._undo.clear()
         self.handicap = []
         self.setup_stones = []
+        self._start_clocks()
 
     def clear(self) -> None:
         self.set_size(self.size)
@@ -220,6 +223,9 @@ class Engine:
         self._undo.append(before)
 
     def undo(self) -> None:
+        """Take the last move back. The clocks are left as they are: time spent is gone on a real
+        clock (KGS gives none back), and counting it spent can only make the engine quicker, never
+        late; a controller that gives time back says so with ``time_left``."""
         if not self._undo:
             raise NothingToUndo("no move to undo")
         self.board = self._undo.pop()
@@ -257,14 +263,26 @@ class Engine:
     # ---- time
 
     def set_time(self, settings: TimeSettings) -> None:
-        """The game's time system; the clocks forget the controller's last reports."""
+        """The game's time system; both clocks start again from it."""
         self.time_settings = settings
-        for clock in self.clocks.values():
-            clock.known = False
+        self._start_clocks()
+
+    def _start_clocks(self) -> None:
+        self.clocks = {color: Clock.full(self.time_settings) for color in (BLACK, WHITE)}
 
     def time_left(self, color: int | str, seconds: float, stones: int) -> None:
-        """The controller's report of ``color``'s clock (GTP ``time_left``)."""
-        self.clocks[parse_color(color)] = Clock(float(seconds), int(stones), True)
+        """The controller's report of ``color``'s clock (GTP ``time_left``): it replaces the engine's
+        own figures."""
+        self.clocks[parse_color(color)].report(self.time_settings, float(seconds), int(stones))
+
+    def charge_clock(self, color: int | str, seconds: float) -> None:
+        """``color``'s move took ``seconds`` of the controller's time (from its command's arrival to
+        its answer's flush): move the clock forward, and keep the worst overhead beyond the
+        search's own time, which every later move keeps back (``clock.seconds_for_move``)."""
+        c = parse_color(color)
+        self.clocks[c].charge(self.time_settings, seconds)
+        if self.last_result is not None:
+            self.overhead = max(self.overhead, seconds - self.last_result.seconds)
 
     def _budget(self, color: int, board: Board) -> tuple[int | None, float | None]:
         """Playouts and seconds for this move: the searcher's budget, limited by the clock."""
@@ -280,7 +298,7 @@ class Engine:
         """The thinking time the clock allows ``color`` for a move in ``board``, or None without
         a clock (``clock.seconds_for_move``)."""
         empty = sum(1 for p in board.points() if board.color_at(p) == EMPTY)
-        return timing.seconds_for_move(self.time_settings, self.clocks[color], empty, board.size)
+        return timing.seconds_for_move(self.time_settings, self.clocks[color], empty, board.size, self.overhead)
 
     # ---- scoring
 

@@ -288,7 +288,7 @@ class Search:
         settings, params = self.kernel.for_position(komi, cap, True)
         while not self._interrupt:
             n = batch if share is None else min(batch, share - done)
-            if n <= 0 or time.perf_counter() >= deadline:
+            if n <= 0 or (done > 0 and time.perf_counter() >= deadline):  # one batch at least
                 break
             settings[ksearch.GROW] = tree.can_grow()
             ran = ksearch.run_iterations(

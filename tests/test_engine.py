@@ -26,7 +26,7 @@ FAST = SearchConfig(playouts=100)
 
 def margin(per_move: float) -> float:
     """What ``seconds_for_move`` gives for ``per_move`` seconds of a byo-yomi period."""
-    return per_move * (1 - SAFETY_SHARE) - SAFETY_SECONDS
+    return per_move * (1 - SAFETY_SHARE) - SAFETY_SECONDS - MOVE_MARGIN
 
 
 def planned(main_left: float, reserve: float, moves: float) -> float:

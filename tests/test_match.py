@@ -1159,24 +1159,41 @@ def test_a_flag_fall_loses_on_time(tmp_path, fake):
     assert len(record["black"]["times"]) == 3 and sum(record["black"]["times"]) > 1.0
 
 
+GNUGO_LEVEL1 = GNUGO_LEVEL0.replace("--level 0", "--level 1")
+
+
 @pytest.mark.gnugo
-def test_goengine_never_loses_on_time_in_a_short_sudden_death_match(tmp_path):
-    """15 s sudden death for each side on 9x9 against GNU Go level 0, goengine with no budget of
-    its own (the clock decides) and resignation off, both colours, time_left before every move.
-    It never runs out, and it spends more on a middle-game move than on a late one."""
+@pytest.mark.parametrize(
+    ("clock", "time_left", "limit"),
+    [
+        ("30", False, 30.0),  # sudden death, time_settings only: gogui-twogtp's way
+        ("30", True, 30.0),  # the same with time_left before every move
+        ("5+5/5", True, None),  # Canadian byo-yomi: time_settings 5 5 5
+        ("5+1x3", True, None),  # Japanese byo-yomi, KGS style: kgs-time_settings byoyomi 5 1 3
+    ],
+    ids=["sudden-death-no-time-left", "sudden-death-time-left", "canadian", "kgs-japanese"],
+)
+def test_goengine_never_loses_on_time_in_a_whole_game(tmp_path, clock, time_left, limit):
+    """A whole 9x9 game on each colour against GNU Go level 1, goengine with no budget of its own
+    (the clock decides) and resignation off, so the games run long (an overspend grows with the
+    game's length). The referee's clock, charged each genmove's round trip, never falls for
+    goengine; under sudden death its thinking time, measured from outside, stays under the main
+    time, and it spends more on a middle-game move than on a late one."""
     out = tmp_path / "out"
-    result = run_match(
-        out,
-        *("--games", "2", "--jobs", "2", "--time", "15", "--opponent", GNUGO_LEVEL0),
-        *("--config", "default=--resign-threshold 0"),
-        timeout=170,
-    )
+    args = ("--games", "2", "--jobs", "2", "--time", clock, "--opponent", GNUGO_LEVEL1)
+    args += ("--config", "default=--resign-threshold 0") + (() if time_left else ("--no-time-left",))
+    result = run_match(out, *args, timeout=170)
     assert result.returncode == 0, result.stderr
-    for r in records_of(out):
+    records = records_of(out)
+    assert len(records) == 2 and {r["engine_black"] for r in records} == {True, False}
+    for r in records:
         side = r["black" if r["engine_black"] else "white"]
-        assert not r["reason"].startswith("time"), r["reason"]
-        assert sum(side["times"]) < 15.0
+        assert not r["reason"].startswith("time"), (r["reason"], sum(side["times"]))
+        assert r["time_left"] is time_left
         times = side["times"]
-        third = len(times) // 3
-        assert sum(times[third : 2 * third]) / third > sum(times[2 * third :]) / (len(times) - 2 * third)
+        if limit is not None:
+            assert sum(times) < limit
+            third = len(times) // 3
+            middle, end = times[third : 2 * third], times[2 * third :]
+            assert sum(middle) / len(middle) > sum(end) / len(end)
     assert (out / "time.png").is_file()

@@ -44,12 +44,24 @@ class GtpEngine(Protocol):
     ):
         super().__init__("goengine", version.full(), log=log, write=write, input_pending=input_pending)
         self.engine = engine
+        self._mover: int | None = None  # the colour whose move the current command played
         for group in GROUPS:
             group(self).register()
 
     def interrupt(self) -> None:
         """``# interrupt``: the running search stops after its batch and answers its best move."""
         self.engine.search.interrupt()
+
+    def send(self, message: str) -> str:
+        self._mover = None
+        return super().send(message)
+
+    def answered(self, arrived: float, flushed: float) -> None:
+        """A command that played a move (``genmove``, ``kgs-genmove_cleanup``,
+        ``lz-genmove_analyze``) charges its player's clock with the whole round trip."""
+        if self._mover is not None:
+            self.engine.charge_clock(self._mover, flushed - arrived)
+            self._mover = None
 
     def vertex_text(self, p: int) -> str:
         """A point (or PASS, or RESIGN) as GTP writes it on the current board."""
@@ -64,6 +76,8 @@ class GtpEngine(Protocol):
         result = self.engine.genmove(
             color, commit=commit, cleanup=cleanup, callback=callback, callback_interval=interval
         )
+        if commit:
+            self._mover = color  # its clock is charged once the answer has left (``answered``)
         self._log_result(color, result)
         return self.vertex_text(result.move)
 

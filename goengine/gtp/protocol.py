@@ -28,6 +28,7 @@ import queue
 import re
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable
 
@@ -183,6 +184,10 @@ class Protocol:
     def interrupt(self) -> None:
         """What ``# interrupt`` does; a subclass with a search stops it."""
 
+    def answered(self, arrived: float, flushed: float) -> None:
+        """Called by ``serve`` after each response is flushed, with the time its command arrived
+        and the time its answer left (``time.perf_counter``); a subclass with a clock charges it."""
+
     def _known_command(self, args: list[str]) -> str:
         if len(args) != 1:
             raise syntax_error()
@@ -203,7 +208,7 @@ def serve(make: Callable[..., Protocol], stdin=None, stdout=None, log: Callable[
         # bytes decoded here, leniently: one bad byte must not end (or hang) the session
         stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     stdout = stdout or sys.stdout
-    lines: queue.Queue[str | None] = queue.Queue()
+    lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
     lock = threading.Lock()
 
     def write(text: str) -> None:
@@ -219,7 +224,7 @@ def serve(make: Callable[..., Protocol], stdin=None, stdout=None, log: Callable[
                 if line.strip().lower().startswith("# interrupt"):
                     protocol.interrupt()
                     continue
-                lines.put(line)
+                lines.put((line, time.perf_counter()))
         except Exception as err:  # noqa: BLE001 - unreadable input ends the session, never hangs it
             if log:
                 log(f"goengine: input ended: {err}")
@@ -228,12 +233,14 @@ def serve(make: Callable[..., Protocol], stdin=None, stdout=None, log: Callable[
 
     threading.Thread(target=reader, name="gtp-reader", daemon=True).start()
     while True:
-        line = lines.get()
-        if line is None:
+        item = lines.get()
+        if item is None:
             break
+        line, arrived = item
         response = protocol.send(line)
         if response:
             write(response)
+        protocol.answered(arrived, time.perf_counter())
         if protocol.disconnect:
             break
     return 0
