@@ -7,7 +7,7 @@ Layers, highest first; a module imports only the layers below it (an import-lint
 - ``engine``: one game and the decisions on it; ``search`` and ``clock`` below it;
 - ``config``: the settings and their rules; ``sgf``: game records in and out;
 - ``board``, ``rules``, ``policies``, ``priors``: the game-level board and the registries of the
-  choices made by name; ``coords`` and ``registry`` below them;
+  choices made by name; ``coords``, ``registry`` and ``version`` below them;
 - ``kernels``: numba only, pure functions over arrays.
 
 ``lab`` (the match laboratory) stands beside the engine: it drives engines through GTP and uses
