@@ -66,3 +66,12 @@ def test_a_rating_needs_two_players_and_a_known_anchor():
         rate(["a"], [], "a")
     with pytest.raises(ValueError, match="anchor 'gnugo' is not one of the players"):
         fit(["a", "b"], [Result("a", "b", 1, 0, 1)], "gnugo")
+
+
+def test_a_perfect_score_still_gets_an_interval_of_some_width():
+    """20-0, 20-0 and 0-20: every resample of the games alone would be the same record, so the
+    bootstrap counts the virtual draw in and the interval has width."""
+    results = [Result("a", "b", 20, 0, 0), Result("a", "c", 20, 0, 0), Result("c", "b", 0, 0, 20)]
+    table = {r.player: r for r in rate(["a", "b", "c"], results, "c", samples=300, seed=2)}
+    assert table["a"].high - table["a"].low > 50
+    assert table["a"].low <= table["a"].elo <= table["a"].high

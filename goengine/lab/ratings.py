@@ -12,8 +12,12 @@ are found by scipy's L-BFGS. A player who won or lost every game would have an i
 ``prior_draws`` virtual draws between the two players of every pair played (BayesElo adds such a
 prior too) keep every rating finite; 0 gives the pure maximum-likelihood fit.
 
-Intervals: ``samples`` bootstrap resamples (seeded) draw each pair's games with replacement, the
-fit is repeated, and the 2.5th and 97.5th percentiles of each rating are reported.
+Intervals: ``samples`` bootstrap resamples (seeded) draw each pair's games again, as many as were
+played, from the pair's proportions of wins, draws and losses with the prior's virtual draws
+counted in (half a win and half a loss each); the fit is repeated, and the 2.5th and 97.5th
+percentiles of each rating are reported. Counting the prior in keeps a perfect score from giving
+a bootstrap of identical resamples and an interval of zero width; with ``prior_draws`` 0 it is
+the plain bootstrap over games.
 """
 
 from __future__ import annotations
@@ -104,7 +108,9 @@ def rate(
         for r in results:
             if r.games == 0:
                 continue
-            counts = rng.multinomial(r.games, [r.wins / r.games, r.draws / r.games, r.losses / r.games])
+            total = r.games + prior_draws
+            p = [(r.wins + prior_draws / 2) / total, r.draws / total, (r.losses + prior_draws / 2) / total]
+            counts = rng.multinomial(r.games, p)
             resampled.append(Result(r.a, r.b, int(counts[0]), int(counts[1]), int(counts[2])))
         for p, elo in fit(players, resampled, anchor, prior_draws).items():
             draws[p].append(elo)

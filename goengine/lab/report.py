@@ -128,7 +128,8 @@ def format_ratings(ratings: list[Rating], anchor: str, markdown: bool = False) -
     ]
     note = (
         f"Bradley-Terry maximum likelihood, {anchor} = 0, one virtual draw per pair; interval: 2.5th-97.5th "
-        "percentiles of a bootstrap over each pair's games; score: points (a draw half) per game"
+        "percentiles of a bootstrap of each pair's games (the virtual draw counted in); score: points (a draw "
+        "half) per game"
     )
     return _format(RATINGS_HEADER, RATINGS_WIDTHS, cells, note, markdown)
 
