@@ -261,15 +261,13 @@ def tournament_pairings(players: list[Player], out: Path) -> list[Pairing]:
     return pairings
 
 
-def tournament_ratings(out: Path, args: argparse.Namespace) -> tuple[list, str] | None:
-    """The ratings table of a tournament folder, or None when it holds no pairs."""
+def tournament_ratings(records: list[dict], args: argparse.Namespace) -> tuple[list, str] | None:
+    """The ratings table of a tournament's records (those that name their ``pair``), or None
+    when there are none."""
     results, players = [], []
-    for folder in sorted((out / "pairs").glob("*-vs-*")):
-        games = [r for r in load_records(folder / "games.jsonl") if not r.get("void")]
-        if not games:
-            continue
-        a, b = games[0]["pair"]
-        won, draws, lost = score(games, folder.name)
+    for config in dict.fromkeys(r["config"] for r in records if r.get("pair") and not r.get("void")):
+        a, b = next(r["pair"] for r in records if r["config"] == config)
+        won, draws, lost = score(records, config)
         results.append(Result(a, b, won, draws, lost))
         players += [p for p in (a, b) if p not in players]
     if len(players) < 2:
@@ -292,7 +290,7 @@ def show(records: list[dict], out: Path, args: argparse.Namespace) -> None:
             print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
         if not args.no_plot and report.plot_times(records, out / "time.png"):
             print(f"plot: {out / 'time.png'}", file=sys.stderr)
-    table = tournament_ratings(out, args)
+    table = tournament_ratings(records, args)
     if table:
         ratings, anchor = table
         print()
@@ -350,9 +348,9 @@ def run(args: argparse.Namespace, out: Path) -> int:
         pairings = plain_pairings(args, out, test)
         check_programs([p.engine for p in pairings] + [pairings[0].opponent])
         folders = {p.config: out for p in pairings}
-    records = {name: load_records(folder / "games.jsonl") for name, folder in folders.items()}
-    every = [r for name in folders for r in records[name] if r["config"] == name]
-    problems = mismatches(pairings, every, args)
+    # every folder's file read once; a record names its configuration (pair names differ too)
+    records = [r for folder in sorted(set(folders.values())) for r in load_records(folder / "games.jsonl")]
+    problems = mismatches(pairings, records, args)
     if problems:
         print(
             f"{out} holds games played with other settings; use another --out or another "
@@ -364,10 +362,9 @@ def run(args: argparse.Namespace, out: Path) -> int:
         folder.mkdir(parents=True, exist_ok=True)
 
     def specs_to_play() -> list:
-        kept = [r for name in folders for r in records[name] if r["config"] == name]
         return pending(
             pairings,
-            kept,
+            records,
             args.games,
             args.seed,
             size=args.size,
@@ -379,7 +376,7 @@ def run(args: argparse.Namespace, out: Path) -> int:
 
     def verdict(config: str) -> str:
         """The configuration's SPRT status from its records so far (CONTINUE without a test)."""
-        return CONTINUE if test is None else test.status(*score(records[config], config))
+        return CONTINUE if test is None else test.status(*score(records, config))
 
     specs = specs_to_play()
     total = len(pairings) * args.games
@@ -404,9 +401,9 @@ def run(args: argparse.Namespace, out: Path) -> int:
     return 0
 
 
-def play(runner: Runner, specs, records, folders, args, verdict, specs_to_play) -> str | None:
-    """Play the specs, keep each record as it comes, retry void games once; the reason the run
-    stopped early, or None."""
+def play(runner: Runner, specs, records: list[dict], folders, args, verdict, specs_to_play) -> str | None:
+    """Play the specs, keep each record as it comes (in its configuration's folder, and in
+    ``records``), retry void games once; the reason the run stopped early, or None."""
     in_a_row = 0
     stop = None
     progress = _progress(len(specs)) if not args.no_progress and specs else None
@@ -420,7 +417,7 @@ def play(runner: Runner, specs, records, folders, args, verdict, specs_to_play) 
                     print(f"could not save game {spec.key}: {err}; record: {record}", file=sys.stderr)
                     stop = f"cannot write {folders[spec.config] / 'games.jsonl'}: {err}"
                     runner.stop()  # no new game that could not be saved; those running still end
-                records[spec.config].append(record)
+                records.append(record)
                 if record["void"]:
                     in_a_row += 1
                     print(f"void game {spec.key} (attempt {spec.attempt}): {record['void']}", file=sys.stderr)
@@ -432,8 +429,7 @@ def play(runner: Runner, specs, records, folders, args, verdict, specs_to_play) 
                     in_a_row = 0
                 line = " ".join(
                     f"{s.config} {s.wins:g}/{s.games} [{100 * s.interval[0]:.0f}-{100 * s.interval[1]:.0f}%]"
-                    for name in records
-                    for s in summarize(records[name])
+                    for s in summarize(records)
                 )
                 if progress is not None:
                     progress[0].update(progress[1], advance=1, description=line[:150])

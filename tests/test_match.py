@@ -1197,3 +1197,20 @@ def test_goengine_never_loses_on_time_in_a_whole_game(tmp_path, clock, time_left
             middle, end = times[third : 2 * third], times[2 * third :]
             assert sum(middle) / len(middle) > sum(end) / len(end)
     assert (out / "time.png").is_file()
+
+
+def test_a_resumed_run_reports_each_configuration_once(tmp_path, fake):
+    """Two configurations share a folder; resumed, each progress line names each of them once,
+    with the games of both runs (each folder's file is read once, not once per configuration)."""
+    out = tmp_path / "out"
+    args = ["--jobs", "1", "--no-plot", "--engine", fake(), "--opponent", fake("--name", "opp")]
+    args += ["--config", "a=--moves 2", "--config", "b=--moves 3"]
+    assert run_match(out, "--games", "2", *args).returncode == 0
+    result = run_match(out, "--games", "3", *args)
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith(("a#", "b#"))]
+    assert len(lines) == 2
+    for line in lines:
+        progress = line.split("; ", 1)[1]
+        assert progress.count("a ") == 1 and progress.count("b ") == 1, progress
+    assert lines[-1].split("; ", 1)[1].startswith("a ") and "/3 " in lines[-1]
