@@ -119,7 +119,6 @@ SETTINGS: tuple[Setting, ...] = (
         keeps_tree=True,
     ),
 )  # fmt: skip
-SETTING = {s.key: s for s in SETTINGS}
 
 
 @dataclass(frozen=True)

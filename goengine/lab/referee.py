@@ -2,8 +2,9 @@
 
 Reading guide: ``play_game`` is the whole game; ``GameSpec`` says what to play; the record it
 returns is a plain dict (it crosses process and cluster boundaries) that ``lab.records`` keeps
-on disk and ``lab.stats`` summarises. Scheduling the games of a match (resume, process pool,
-Dask) is ``scripts/match.py``'s business.
+on disk and ``lab.stats`` summarises. Which games a match still has to play and where they run
+(one at a time, a process pool, Dask) is ``lab.schedule``'s business; ``scripts/match.py`` is the
+command.
 
 The referee trusts neither engine: every move is checked on our own ``Board`` (an illegal move
 loses the game for the engine that made it), every command has a timeout, a crash or hang or
@@ -13,10 +14,12 @@ compared with both engines' ``final_score`` (a disagreement is recorded). An eng
 parameters), which go into the record and the SGF comment; every engine's GTP ``version`` goes
 there too (goengine's names its commit: ``goengine.version``).
 
-Under a time control (``GameSpec.time_control``, ``lab.clock``) both engines are told it before the game,
-each ``genmove`` is preceded by ``time_left`` (unless ``time_left`` is off, as gogui-twogtp plays),
-the referee's own clock is charged the command's round trip, and a fallen flag loses the game
-(``reason`` "time", result ``B+T`` / ``W+T``). Every move's time is in the record.
+Under a time control (``GameSpec.time_control``, ``lab.clock``) both engines are told it before
+the game, each ``genmove`` is preceded by ``time_left`` (unless ``time_left`` is off, as
+gogui-twogtp plays), the referee's own clock is charged the command's round trip, and a fallen
+flag loses the game (``reason`` "time", result ``B+T`` / ``W+T``). Every move's time is in the
+record. The referee's clocks are its own code, not the engine's (``goengine.clock``): a judge
+that shared the engine's model of the rules could not catch a mistake in it.
 """
 
 from __future__ import annotations
