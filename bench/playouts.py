@@ -34,7 +34,10 @@ from goengine.board import ZOBRIST  # noqa: E402
 from goengine.kernels import board as kb  # noqa: E402
 from goengine.kernels import playout as kp  # noqa: E402
 from goengine.kernels.rng import new_state  # noqa: E402
+from goengine.patterns import table  # noqa: E402
 from goengine.policies import POLICIES  # noqa: E402
+
+PATTERNS = table()
 
 # What a fresh process runs to time its first playout (interpreter start-up included).
 _FIRST_PLAYOUT = """
@@ -42,11 +45,14 @@ import numpy as np
 from goengine.board import ZOBRIST
 from goengine.kernels import board as kb, playout as kp
 from goengine.kernels.rng import new_state
+from goengine.patterns import table
 from goengine.policies import POLICIES
 policy = np.int64(POLICIES[{policy!r}].id)
 params = POLICIES.array({policy!r})
 pts, meta = kb.new_board(np.int64({size}))
-kp.run_playouts(pts, meta, ZOBRIST, new_state(1), policy, params, np.int64(1), np.int64({cap}), np.zeros(1, np.int64))
+kp.run_playouts(
+    pts, meta, ZOBRIST, new_state(1), policy, params, table(), np.int64(1), np.int64({cap}), np.zeros(1, np.int64)
+)
 """
 
 
@@ -74,14 +80,14 @@ def measure(size: int, runs: int, seconds: float, seed: int, policy: str = "unif
     probe = 200
     scores = np.zeros(probe, dtype=np.int64)
     start = time.perf_counter()
-    kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, np.int64(probe), cap, scores)
+    kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, PATTERNS, np.int64(probe), cap, scores)
     n = max(100, int(probe * seconds / max(time.perf_counter() - start, 1e-6)))
     scores = np.zeros(n, dtype=np.int64)
 
     rates, moves_per, mean_scores = [], [], []
     for _ in range(runs):
         start = time.perf_counter()
-        moves = kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, np.int64(n), cap, scores)
+        moves = kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, PATTERNS, np.int64(n), cap, scores)
         elapsed = time.perf_counter() - start
         rates.append(n / elapsed)
         moves_per.append(moves / n)

@@ -6,19 +6,88 @@ lives in ``goengine.kernels.policy`` and is dispatched there by the id below.
 
 - ``uniform``: every legal move that does not fill the mover's own eye is equally likely (the
   light playouts of libego and Pachi); the research setting.
+- ``heavy``: answers the last move first: captures, atari escapes (ladders read), MoGo 3x3
+  patterns, nakade, then a random move that is no bad self-atari, each rule with its probability
+  (``goengine.kernels.policy``: the cascade; MoGo, Fuego and Pachi's moggy).
 """
 
 from __future__ import annotations
 
 from goengine.kernels import policy as kpolicy
 from goengine.kernels.search import MAX_PARAMS
-from goengine.registry import Choice, Registry
+from goengine.registry import Choice, Param, Registry
 
 DEFAULT_POLICY = "uniform"
 
 POLICIES = Registry(
     "playout policy",
-    (Choice("uniform", kpolicy.UNIFORM, (), "light playouts: libego, Pachi's playout/light.c"),),
+    (
+        Choice("uniform", kpolicy.UNIFORM, (), "light playouts: libego, Pachi's playout/light.c"),
+        Choice(
+            "heavy",
+            kpolicy.HEAVY,
+            (
+                Param(
+                    "capture",
+                    kpolicy.HEAVY_CAPTURE,
+                    0.9,
+                    "capture_near_last_move",
+                    "probability of capturing a chain in atari at or next to the last move",
+                ),
+                Param(
+                    "escape",
+                    kpolicy.HEAVY_ESCAPE,
+                    0.9,
+                    "escape_atari",
+                    "probability of saving a chain the last move put in atari",
+                ),
+                Param(
+                    "pattern",
+                    kpolicy.HEAVY_PATTERN,
+                    0.9,
+                    "pattern_next_to_last_move",
+                    "probability of playing a MoGo 3x3 pattern next to the last move",
+                ),
+                Param(
+                    "nakade",
+                    kpolicy.HEAVY_NAKADE,
+                    0.8,
+                    "nakade_vital_point",
+                    "probability of playing the vital point of a 3-point eye space next to the last move",
+                ),
+                Param(
+                    "capture_any",
+                    kpolicy.HEAVY_CAPTURE_ANY,
+                    0.0,
+                    "capture_anywhere",
+                    "probability of capturing any chain in atari on the board (a scan of the empty points)",
+                ),
+                Param(
+                    "self_atari",
+                    kpolicy.HEAVY_SELF_ATARI,
+                    0.9,
+                    "reject_self_atari",
+                    "probability of rejecting a random move that is a bad self-atari",
+                ),
+                Param(
+                    "self_atari_stones",
+                    kpolicy.HEAVY_SELF_ATARI_STONES,
+                    1.0,
+                    "self_atari_max_stones",
+                    "the largest chain a self-atari may leave in atari (nakade throw-ins of 3 excepted)",
+                ),
+                Param(
+                    "ladders",
+                    kpolicy.HEAVY_LADDERS,
+                    1.0,
+                    "read_ladders",
+                    "escapes into a ladder are not played",
+                    flag=True,
+                ),
+            ),
+            "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; Pachi playout/moggy.c",
+        ),
+    ),
     MAX_PARAMS,
     plural="playout policies",
 )

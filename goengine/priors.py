@@ -5,15 +5,71 @@ A prior is chosen by name (``--prior``, ``goengine-set prior NAME``), as the sel
 ``goengine.kernels.prior`` and gives a newly expanded node's children their initial (virtual)
 visits and wins.
 
-- ``none``: every child starts with no statistics; the research setting.
+- ``none``: every child starts with no statistics, and PASS is always a child; the research
+  setting.
+- ``even``: every child starts with some visits at one half (Pachi's even prior).
+- ``heuristic``: the even prior plus won visits for captures, atari escapes, 3x3 patterns and
+  moves near the last one, lost visits for bad self-ataris and the first line in an empty area
+  (Gelly and Silver 2007; Pachi's ``uct/prior.c``; michi).
+
+Every prior but ``none`` keeps PASS out of the tree until the game nears its end
+(``goengine.kernels.prior.pass_is_child``).
 """
 
 from __future__ import annotations
 
 from goengine.kernels import prior as kprior
 from goengine.kernels.search import MAX_PARAMS
-from goengine.registry import Choice, Registry
+from goengine.registry import Choice, Param, Registry
 
 DEFAULT_PRIOR = "none"
 
-PRIORS = Registry("prior", (Choice("none", kprior.NONE, (), "no prior knowledge"),), MAX_PARAMS)
+
+def _even() -> Param:
+    return Param("even", kprior.PRIOR_EVEN, 10.0, "even_visits", "visits at one half every child starts with")
+
+
+def _won(name: str, index: int, default: float, words: str, doc: str) -> Param:
+    return Param(name, index, default, words, f"won visits for {doc}")
+
+
+PRIORS = Registry(
+    "prior",
+    (
+        Choice("none", kprior.NONE, (), "no prior knowledge"),
+        Choice("even", kprior.EVEN, (_even(),), "Pachi uct/prior.c (even prior)"),
+        Choice(
+            "heuristic",
+            kprior.HEURISTIC,
+            (
+                _even(),
+                _won("capture", kprior.PRIOR_CAPTURE, 15.0, "capture_visits", "a move that captures"),
+                _won("escape", kprior.PRIOR_ESCAPE, 15.0, "atari_escape_visits", "an extension that saves a chain"),
+                _won("pattern", kprior.PRIOR_PATTERN, 10.0, "pattern_visits", "a MoGo 3x3 pattern move"),
+                Param(
+                    "self_atari",
+                    kprior.PRIOR_SELF_ATARI,
+                    10.0,
+                    "self_atari_visits",
+                    "lost visits for a self-atari of more than one stone",
+                ),
+                Param(
+                    "first_line",
+                    kprior.PRIOR_FIRST_LINE,
+                    10.0,
+                    "first_line_visits",
+                    "lost visits for the first line with no stone within distance 2",
+                ),
+                _won(
+                    "near_last",
+                    kprior.PRIOR_NEAR_LAST,
+                    20.0,
+                    "near_last_move_visits",
+                    "a move within distance 2 of the last",
+                ),
+            ),
+            "Gelly and Silver 2007 section 4; Pachi uct/prior.c; michi expand()",
+        ),
+    ),
+    MAX_PARAMS,
+)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from goengine import rules
+from goengine import patterns, rules
 from goengine.board import PASS, ZOBRIST, Board
 from goengine.config import CHOSEN, DEFAULT_PLAYOUTS, SearchConfig
 from goengine.kernels import board as kb
@@ -36,6 +36,7 @@ from goengine.kernels.rng import new_state
 
 RESIGN = -2
 INITIAL_NODES = 1 << 15
+PATTERNS = patterns.table()  # the 3x3 pattern table the heavy policy and the priors read
 
 
 @dataclass
@@ -293,7 +294,7 @@ class Search:
             settings[ksearch.GROW] = tree.can_grow()
             ran = ksearch.run_iterations(
                 (tree.ti, tree.tf, tree.tmeta),
-                (board.pts, root_meta, ZOBRIST, seen),
+                (board.pts, root_meta, ZOBRIST, seen, PATTERNS),
                 settings,
                 params,
                 tree.rng,
@@ -352,6 +353,7 @@ class Search:
             new_state(seed),
             self.kernel.settings[ksearch.POLICY],
             self.kernel.params[ksearch.POLICY_PARAMS],
+            PATTERNS,
             np.int64(playouts),
             np.int64(3 * board.size * board.size),
             counts,
@@ -396,7 +398,16 @@ class Search:
         ti[kt.MOVE, 1:] = tree.ti[kt.MOVE, first : first + count]
         pts, meta = self._root
         kprior.init_children(
-            settings[ksearch.PRIOR], params[ksearch.PRIOR_PARAMS], pts, meta, ti, tf, np.int64(1), np.int64(count)
+            settings[ksearch.PRIOR],
+            params[ksearch.PRIOR_PARAMS],
+            PATTERNS,
+            pts,
+            meta,
+            ZOBRIST,
+            ti,
+            tf,
+            np.int64(1),
+            np.int64(count),
         )
         return {int(ti[kt.MOVE, k]): (int(ti[kt.VISITS, k]), float(tf[kt.WINS, k])) for k in range(1, count + 1)}
 

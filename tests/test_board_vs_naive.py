@@ -28,6 +28,9 @@ from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
 from goengine.kernels import policy as kpolicy
 from goengine.kernels.rng import new_state, rand_below
+from goengine.patterns import table
+
+PATTERNS = table()
 
 pytestmark = pytest.mark.board
 
@@ -415,7 +418,7 @@ def run_one_playout(board, seed, depth=0):
     amaf_depth = np.full(pts.shape[1], NOT_PLAYED, dtype=np.int64)
     max_moves = 3 * board.size * board.size
     score, moves = kp.playout(
-        pts, meta, ZOBRIST, new_state(seed), UNIFORM, NO_PARAMS, max_moves, amaf, amaf_depth, depth, True
+        pts, meta, ZOBRIST, new_state(seed), UNIFORM, NO_PARAMS, PATTERNS, max_moves, amaf, amaf_depth, depth, True
     )
     return int(score), int(moves), pts, meta, amaf, amaf_depth
 
@@ -467,7 +470,7 @@ def test_run_playouts_equals_single_playouts_and_leaves_the_position_unchanged()
     n = 4
     scores = np.zeros(n, dtype=np.int64)
     rng = new_state(5)
-    total = kp.run_playouts(board.pts, board.meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, n, 3 * 81, scores)
+    total = kp.run_playouts(board.pts, board.meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, PATTERNS, n, 3 * 81, scores)
     assert_unchanged(board, before)
     rng = new_state(5)
     expected, moves = [], 0
@@ -475,7 +478,7 @@ def test_run_playouts_equals_single_playouts_and_leaves_the_position_unchanged()
         pts, meta = board.pts.copy(), board.meta.copy()
         amaf = np.zeros(pts.shape[1], dtype=np.int8)
         depths = np.zeros(pts.shape[1], dtype=np.int64)
-        score, m = kp.playout(pts, meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, 3 * 81, amaf, depths, 0, False)
+        score, m = kp.playout(pts, meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, PATTERNS, 3 * 81, amaf, depths, 0, False)
         expected.append(int(score))
         moves += int(m)
     assert scores.tolist() == expected

@@ -88,8 +88,8 @@ def test_a_good_setting_gives_the_same_configuration_through_both_doors(key, val
     ("args", "line"),
     [
         (["--rule", "foo"], "goengine-set rule foo"),
-        (["--playout", "heavy"], "goengine-set playout heavy"),
-        (["--prior", "even"], "goengine-set prior even"),
+        (["--playout", "moggy"], "goengine-set playout moggy"),
+        (["--prior", "mm-patterns"], "goengine-set prior mm-patterns"),
         (["--param", "c=nan"], "goengine-set c nan"),
         (["--param", "gamma=1"], "goengine-set rule.gamma 1"),
         (["--rule", "rave", "--param", "schedule=fast"], "goengine-set schedule fast"),
@@ -134,14 +134,19 @@ def test_parameters_are_stored_by_name_and_number_whatever_was_given():
 
 
 def test_the_page_lists_every_setting_with_words_and_values_formatted_once():
-    rows = {row.key: row for row in page(SearchConfig(rule="beta-mean-ucb", playouts=8000))}
+    config = SearchConfig(rule="beta-mean-ucb", playout="uniform", prior="none", playouts=8000)
+    rows = {row.key: row for row in page(config)}
     assert rows["selection_rule"].value == "beta-mean-ucb" and "kl-ucb" in rows["selection_rule"].choices
-    assert rows["playout_policy"].choices == ("uniform",) and rows["prior_knowledge"].choices == ("none",)
+    assert rows["playout_policy"].choices == ("uniform", "heavy")
+    assert rows["prior_knowledge"].choices == ("none", "even", "heuristic")
     assert rows["playouts_per_move"].value == "8000" and rows["seconds_per_move"].value == "none"
     assert rows["start_from_one_win_one_loss"].flag and rows["start_from_one_win_one_loss"].value == "1"
     for row in rows.values():  # GoGui shows the key capitalised, "_" as spaces: words, not letters
         assert len(row.key) > 3 and re.fullmatch(r"[A-Za-z0-9_]+", row.key), row.key
     assert len(rows) == len(SETTINGS) + len(CHOSEN) + 2
+    heavy = {row.key for row in page(SearchConfig(rule="ucb1", playout="heavy", prior="heuristic"))}
+    assert {"nakade_vital_point", "read_ladders", "capture_visits", "near_last_move_visits"} <= heavy
+    assert len(heavy) == len(SETTINGS) + len(CHOSEN) + 1 + 8 + 7
 
 
 def test_a_budget_change_keeps_the_tree_and_any_other_change_starts_afresh():

@@ -21,7 +21,7 @@ from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
 from goengine.kernels import policy as kpolicy
 from goengine.kernels.rng import new_state
-from goengine.search import Search
+from goengine.search import PATTERNS, Search
 
 UNIFORM = np.int64(kpolicy.UNIFORM)
 NO_PARAMS = np.zeros(8)
@@ -63,7 +63,7 @@ def uniform_game(size: int, seed: int) -> tuple[list[str], np.ndarray, np.ndarra
     moves = []
     while meta[kb.PASSES] < 2 and len(moves) < 3 * size * size:
         c = meta[kb.TO_MOVE]
-        p = kpolicy.choose_move(UNIFORM, NO_PARAMS, pts, meta, c, rng)
+        p = kpolicy.choose_move(UNIFORM, NO_PARAMS, PATTERNS, pts, meta, ZOBRIST, c, rng)
         kp.apply_move(pts, meta, ZOBRIST, p, c, none_c, none_d, np.int64(0), False)
         moves.append(coords.to_gtp(size, int(p)))
     return moves, pts, meta
@@ -81,7 +81,16 @@ def test_a_seed_gives_the_same_uniform_playout_move_for_move(size, seed):
     board = Board(size)
     scores = np.zeros(1, dtype=np.int64)
     total = kp.run_playouts(
-        board.pts, board.meta, ZOBRIST, new_state(seed), UNIFORM, NO_PARAMS, np.int64(1), np.int64(3 * size**2), scores
+        board.pts,
+        board.meta,
+        ZOBRIST,
+        new_state(seed),
+        UNIFORM,
+        NO_PARAMS,
+        PATTERNS,
+        np.int64(1),
+        np.int64(3 * size**2),
+        scores,
     )
     assert (int(total), int(scores[0])) == (count, score)
 
@@ -108,7 +117,16 @@ def test_a_seed_gives_the_same_batch_of_playouts(size, seed, scores, moves):
     board = Board(size)
     got = np.zeros(12, dtype=np.int64)
     total = kp.run_playouts(
-        board.pts, board.meta, ZOBRIST, new_state(seed), UNIFORM, NO_PARAMS, np.int64(12), np.int64(3 * size**2), got
+        board.pts,
+        board.meta,
+        ZOBRIST,
+        new_state(seed),
+        UNIFORM,
+        NO_PARAMS,
+        PATTERNS,
+        np.int64(12),
+        np.int64(3 * size**2),
+        got,
     )
     assert got.tolist() == scores and total == moves
 

@@ -105,7 +105,8 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
     - the pool is ``[0, N_NODES)`` within the arrays' capacity, within ``max_nodes``;
     - node 0 is the root (no parent); every other node lies in exactly one parent's children
       block ``[FIRST, FIRST + NCHILD)``, its PARENT points back, and parents come before children;
-    - siblings have distinct moves; an unexpanded node has FIRST = -1 and no children;
+    - siblings have distinct moves; an unexpanded node has no children and FIRST = -1 - the
+      iterations that ended at it (``kernels.tree.leaf_iterations``), its VISITS under ``none``;
     - VISITS of a node = its children's VISITS + the iterations that ended at it. A node is a leaf
       for its first ``expand_at`` visits (each ends there), then every visit goes down to a
       child, so for an expanded node the difference is exactly ``expand_at``. With ``expand_at``
@@ -128,7 +129,9 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
     wins, awins = (tf[k, :n] for k in range(kt.NF))
     assert tf.dtype == np.float64  # sums stay exact past 2^24 (float32 stopped adding 1 there)
     assert parent[0] == kt.NO_NODE
-    assert np.all((first == kt.NO_NODE) == (nchild == 0))
+    assert np.all((first < 0) == (nchild == 0))
+    leaves = nchild == 0
+    assert np.all(-1 - first[leaves] == visits[leaves]), "a leaf's own count is not its visits"
     owner = np.full(n, -1, dtype=np.int64)
     for i in np.flatnonzero(nchild):
         lo, hi = int(first[i]), int(first[i] + nchild[i])
@@ -801,7 +804,7 @@ def test_the_root_prior_is_what_the_prior_kernel_gives_the_root_position(monkeyp
 
     calls = []
 
-    def fake_prior(prior, params, pts, meta, ti, tf, first, count):
+    def fake_prior(prior, params, patterns, pts, meta, zobrist, ti, tf, first, count):
         calls.append((int(prior), int(meta[kb.TO_MOVE]), int(first), int(count)))
         for k in range(first, first + count):
             ti[kt.VISITS, k] += 3

@@ -39,8 +39,9 @@ def apply_move(pts, meta, zobrist, p, c, amaf_color, amaf_depth, depth, record_a
 
 
 @njit(cache=True)
-def playout(pts, meta, zobrist, rng, policy, params, max_moves, amaf_color, amaf_depth, depth, record_amaf):
-    """Play the moves of policy ``policy`` from the position (``meta[TO_MOVE]`` to move) to the end.
+def playout(pts, meta, zobrist, rng, policy, params, patterns, max_moves, amaf_color, amaf_depth, depth, record_amaf):
+    """Play the moves of policy ``policy`` (parameters ``params``, 3x3 pattern table ``patterns``)
+    from the position (``meta[TO_MOVE]`` to move) to the end.
 
     Stops at two consecutive passes (counting passes already in ``meta``) or after ``max_moves``
     moves. ``depth`` is the depth of the first move from the search's root, for the AMAF record
@@ -49,15 +50,16 @@ def playout(pts, meta, zobrist, rng, policy, params, max_moves, amaf_color, amaf
     moves = 0
     while meta[PASSES] < 2 and moves < max_moves:
         c = meta[TO_MOVE]
-        p = choose_move(policy, params, pts, meta, c, rng)
+        p = choose_move(policy, params, patterns, pts, meta, zobrist, c, rng)
         apply_move(pts, meta, zobrist, p, c, amaf_color, amaf_depth, depth + moves, record_amaf)
         moves += 1
     return area_score(pts, meta), moves
 
 
 @njit(cache=True)
-def run_playouts(pts0, meta0, zobrist, rng, policy, params, n_playouts, max_moves, scores):
-    """Run ``n_playouts`` playouts of policy ``policy`` from ``(pts0, meta0)``, leaving it unchanged.
+def run_playouts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts, max_moves, scores):
+    """Run ``n_playouts`` playouts of policy ``policy`` (``playout``'s arguments) from
+    ``(pts0, meta0)``, leaving it unchanged.
 
     ``scores[i]`` receives playout i's area score. Allocates its work arrays once, never inside
     the loop. Returns the total number of moves played.
@@ -70,7 +72,9 @@ def run_playouts(pts0, meta0, zobrist, rng, policy, params, n_playouts, max_move
     for k in range(n_playouts):
         pts[:STATE_ROWS] = pts0[:STATE_ROWS]
         meta[:] = meta0
-        score, moves = playout(pts, meta, zobrist, rng, policy, params, max_moves, no_amaf, no_depth, 0, False)
+        score, moves = playout(
+            pts, meta, zobrist, rng, policy, params, patterns, max_moves, no_amaf, no_depth, 0, False
+        )
         scores[k] = score
         total_moves += moves
     return total_moves

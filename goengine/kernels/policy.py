@@ -2,23 +2,68 @@
 integer policy id.
 
 Reading guide: ``choose_move`` is the dispatch every playout calls; ``random_move`` is the
-``uniform`` policy; ``is_playable`` is the test every policy's moves must pass. The Python
-registry ``goengine.policies`` holds the names, parameters with their defaults, and sources;
-a policy's parameters arrive here as a float64 array in the order of the index constants its
-registry entry is built from (the selection rules' shape: ``kernels.select``).
+``uniform`` policy; ``heavy_move`` the ``heavy`` one, a cascade of local rules in front of a
+random move; ``is_playable`` is the test every policy's moves must pass. The Python registry
+``goengine.policies`` holds the names, parameters with their defaults, and sources; a policy's
+parameters arrive here as a float64 array in the order of the index constants below (the
+selection rules' shape: ``kernels.select``). Data a policy reads (the 3x3 pattern table,
+``kernels.pattern``) is an argument.
 
 ``uniform`` is the "light" playout of libego and Pachi: every legal move that does not fill the
 mover's own eye (``board.is_eye``) is equally likely; with none left the player passes. It is
 the research setting: a seed gives the same playout it always gave.
+
+``heavy`` answers the last move, in the tradition of MoGo (Gelly et al. 2006, RR-6062 section 3;
+Gelly and Silver 2011 section 3.6), Fuego (``GoUctPlayoutPolicy``) and Pachi (``playout/moggy.c``).
+Each rule is tried with its probability (a parameter); the first that yields a move plays it:
+
+1. capture: an opponent chain in atari at the last move or among its eight neighbours;
+2. atari escape: one of our chains next to the last move is in atari: capture an opponent chain
+   in atari next to it, or extend on its liberty when that gives three liberties, or two and no
+   ladder (``tactics.ladder_captures``);
+3. patterns: an empty neighbour (of the eight) of the last move that matches a MoGo 3x3 pattern;
+4. nakade: the middle of a three-point eye space next to the last move;
+5. capture anywhere: any opponent chain in atari on the board;
+6. a random move as ``uniform`` draws it, rejecting (with its probability) a bad self-atari
+   (``tactics.is_bad_self_atari``). Pattern moves are never bad self-ataris.
+
+Among several moves one rule offers, one is drawn uniformly (reservoir sampling: no array).
 """
 
 from numba import njit
 
-from .board import COLOR, EMPTIES, EMPTY, EMPTY_POS, N_EMPTY, PASS, W, is_eye, is_legal
-from .rng import rand_below
+from .board import (
+    CHAIN,
+    COLOR,
+    EMPTIES,
+    EMPTY,
+    EMPTY_POS,
+    LAST_MOVE,
+    N_EMPTY,
+    NEXT,
+    PASS,
+    W,
+    in_atari,
+    is_eye,
+    is_legal,
+)
+from .pattern import matches
+from .rng import rand_below, rand_float
+from .tactics import atari_liberty, escape_works, is_bad_self_atari, nakade_point
 
 UNIFORM = 0
-N_POLICIES = 1
+HEAVY = 1
+N_POLICIES = 2
+
+# heavy: parameter slots
+HEAVY_CAPTURE = 0  # probability of trying rule 1
+HEAVY_ESCAPE = 1  # ... rule 2
+HEAVY_PATTERN = 2  # ... rule 3
+HEAVY_NAKADE = 3  # ... rule 4
+HEAVY_CAPTURE_ANY = 4  # ... rule 5
+HEAVY_SELF_ATARI = 5  # probability of rejecting a bad self-atari drawn at random
+HEAVY_SELF_ATARI_STONES = 6  # the largest chain a self-atari may leave in atari
+HEAVY_LADDERS = 7  # 1: escapes are checked for ladders
 
 
 @njit(cache=True, inline="always")
@@ -65,9 +110,173 @@ def random_move(pts, meta, c, rng):
     return PASS
 
 
+@njit(cache=True)
+def _pick(rng, seen, current, candidate):
+    """Reservoir sampling of one item: the ``seen``-th candidate replaces ``current`` with
+    probability 1 / seen."""
+    if seen == 1 or rand_below(rng, seen) == 0:
+        return candidate
+    return current
+
+
+@njit(cache=True)
+def local_capture(pts, meta, c, rng, last):
+    """A move of ``c`` capturing an opponent chain in atari at ``last`` or its eight neighbours
+    (drawn among them), or PASS."""
+    w = meta[W]
+    o = 3 - c
+    move = PASS
+    seen = 0
+    for q in (last, last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
+        if pts[COLOR, q] != o:
+            continue
+        r = pts[CHAIN, q]
+        if in_atari(pts, r):
+            lib = atari_liberty(pts, r)
+            if is_legal(pts, meta, lib, c):
+                seen += 1
+                move = _pick(rng, seen, move, lib)
+    return move
+
+
+@njit(cache=True)
+def atari_escape(pts, meta, zobrist, c, rng, last, read_ladders):
+    """A move saving a ``c`` chain the last move put in atari, or PASS: a capture of an opponent
+    chain in atari next to it, or the extension on its liberty when ``tactics.escape_works``."""
+    w = meta[W]
+    o = 3 - c
+    move = PASS
+    seen = 0
+    for q in (last - w, last - 1, last + 1, last + w):
+        if pts[COLOR, q] != c:
+            continue
+        r = pts[CHAIN, q]
+        if not in_atari(pts, r):
+            continue
+        s = r
+        while True:  # counter-captures
+            for t in (s - w, s - 1, s + 1, s + w):
+                if pts[COLOR, t] == o and in_atari(pts, pts[CHAIN, t]):
+                    lib = atari_liberty(pts, pts[CHAIN, t])
+                    if is_legal(pts, meta, lib, c):
+                        seen += 1
+                        move = _pick(rng, seen, move, lib)
+            s = pts[NEXT, s]
+            if s == r:
+                break
+        lib = atari_liberty(pts, r)
+        if is_playable(pts, meta, lib, c) and escape_works(pts, meta, zobrist, lib, c, read_ladders):
+            seen += 1
+            move = _pick(rng, seen, move, lib)
+    return move
+
+
+@njit(cache=True)
+def pattern_move(pts, meta, patterns, c, rng, last, max_stones):
+    """An empty neighbour (of eight) of ``last`` matching a pattern of ``patterns``, playable
+    and no bad self-atari, or PASS."""
+    w = meta[W]
+    move = PASS
+    seen = 0
+    for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
+        if pts[COLOR, q] != EMPTY or not matches(patterns, pts, q, w):
+            continue
+        if is_playable(pts, meta, q, c) and not is_bad_self_atari(pts, meta, q, c, max_stones):
+            seen += 1
+            move = _pick(rng, seen, move, q)
+    return move
+
+
+@njit(cache=True)
+def nakade_move(pts, meta, c, last):
+    """The vital point of a three-point eye space next to ``last`` (``tactics.nakade_point``),
+    if ``c`` may play it, or PASS."""
+    w = meta[W]
+    for q in (last - w, last - 1, last + 1, last + w):
+        m = nakade_point(pts, meta, q)
+        if m >= 0 and is_legal(pts, meta, m, c):
+            return m
+    return PASS
+
+
+@njit(cache=True)
+def capture_anywhere(pts, meta, c, rng):
+    """A move of ``c`` capturing an opponent chain in atari anywhere: the first found, scanning
+    the empty points from a random one. PASS when there is none."""
+    w = meta[W]
+    o = 3 - c
+    n = meta[N_EMPTY]
+    if n == 0:
+        return PASS
+    start = rand_below(rng, n)
+    for k in range(n):
+        i = start + k
+        if i >= n:
+            i -= n
+        p = pts[EMPTIES, i]
+        for q in (p - w, p - 1, p + 1, p + w):
+            if pts[COLOR, q] == o and in_atari(pts, pts[CHAIN, q]):
+                if is_legal(pts, meta, p, c):
+                    return p
+                break
+    return PASS
+
+
+@njit(cache=True)
+def random_move_avoiding_self_atari(pts, meta, c, rng, reject, max_stones):
+    """``random_move``, except that a bad self-atari (``tactics.is_bad_self_atari``) drawn is
+    rejected with probability ``reject`` and another point drawn."""
+    n = meta[N_EMPTY]
+    while n > 0:
+        i = rand_below(rng, n)
+        p = pts[EMPTIES, i]
+        if is_playable(pts, meta, p, c) and not (
+            reject > 0.0 and is_bad_self_atari(pts, meta, p, c, max_stones) and rand_float(rng) < reject
+        ):
+            return p
+        n -= 1
+        q = pts[EMPTIES, n]
+        pts[EMPTIES, i] = q
+        pts[EMPTY_POS, q] = i
+        pts[EMPTIES, n] = p
+        pts[EMPTY_POS, p] = n
+    return PASS
+
+
+@njit(cache=True)
+def heavy_move(params, patterns, pts, meta, zobrist, c, rng):
+    """The ``heavy`` policy's move for ``c`` (the rules of the module docstring, in order)."""
+    last = meta[LAST_MOVE]
+    max_stones = params[HEAVY_SELF_ATARI_STONES]
+    if last != PASS:
+        if rand_float(rng) < params[HEAVY_CAPTURE]:
+            m = local_capture(pts, meta, c, rng, last)
+            if m != PASS:
+                return m
+        if rand_float(rng) < params[HEAVY_ESCAPE]:
+            m = atari_escape(pts, meta, zobrist, c, rng, last, params[HEAVY_LADDERS] != 0.0)
+            if m != PASS:
+                return m
+        if rand_float(rng) < params[HEAVY_PATTERN]:
+            m = pattern_move(pts, meta, patterns, c, rng, last, max_stones)
+            if m != PASS:
+                return m
+        if rand_float(rng) < params[HEAVY_NAKADE]:
+            m = nakade_move(pts, meta, c, last)
+            if m != PASS:
+                return m
+    if params[HEAVY_CAPTURE_ANY] > 0.0 and rand_float(rng) < params[HEAVY_CAPTURE_ANY]:
+        m = capture_anywhere(pts, meta, c, rng)
+        if m != PASS:
+            return m
+    return random_move_avoiding_self_atari(pts, meta, c, rng, params[HEAVY_SELF_ATARI], max_stones)
+
+
 @njit(cache=True, inline="always")
-def choose_move(policy, params, pts, meta, c, rng):
+def choose_move(policy, params, patterns, pts, meta, zobrist, c, rng):
     """The move policy ``policy`` (an id above) plays for ``c`` in the position, or PASS.
-    ``params``: the policy's parameters (float64, its registry's order). An unknown id plays
-    uniformly."""
+    ``params``: the policy's parameters (float64, its registry's order); ``patterns``: the 3x3
+    pattern table (``kernels.pattern``). An unknown id plays uniformly."""
+    if policy == HEAVY:
+        return heavy_move(params, patterns, pts, meta, zobrist, c, rng)
     return random_move(pts, meta, c, rng)

@@ -8,8 +8,9 @@ One call runs a batch of iterations, so Python crosses into numba once per batch
 come in groups, so a new capability adds a field, not a parameter to every call:
 
 - ``tree``: ``(ti, tf, tmeta)``, the node pool (``kernels.tree``: layout, reward perspective);
-- ``root``: ``(pts0, meta0, zobrist, seen)``, the root position, the Zobrist keys, and the sorted
-  hashes of the game's earlier positions;
+- ``root``: ``(pts0, meta0, zobrist, seen, patterns)``, the root position, the Zobrist keys, the
+  sorted hashes of the game's earlier positions, and the 3x3 pattern table (``kernels.pattern``)
+  the playout policy and the prior read;
 - ``settings``: int64[N_SETTINGS], the integer settings at the slot constants below (the rule,
   policy and prior ids, expansion threshold, move cap...);
 - ``params``: float64[N_PARAM_ROWS, MAX_PARAMS], one row each for the rule's, the playout
@@ -20,7 +21,8 @@ The kernel releases the GIL: one thread per tree (root parallelism) runs concurr
 Tree moves obey positional superko: a child is created only if the position it makes is neither
 in the game's history (``seen``, sorted hashes) nor earlier on the path from the root. The
 playouts below the tree use simple ko only. Children are the legal points that are not the
-mover's own eyes (``kernels.board.is_eye``), in board order, then PASS.
+mover's own eyes (``kernels.board.is_eye``), in board order, then PASS when the prior lets it
+in (``kernels.prior.pass_is_child``) or there is no other move.
 
 AMAF ("all moves as first", Gelly and Silver 2011): after an iteration, a child ``m`` of a node
 at depth ``d`` on the path gets an AMAF sample when the player to move at that node played ``m``
@@ -51,9 +53,9 @@ from .board import (
     is_legal,
 )
 from .playout import STATE_ROWS, apply_move, playout
-from .prior import init_children
+from .prior import init_children, pass_is_child
 from .select import select_best
-from .tree import AVISITS, AWINS, FIRST, MAX_VISITS, MOVE, NCHILD, VISITS, WINS, alloc_children
+from .tree import AVISITS, AWINS, FIRST, MAX_VISITS, MOVE, NCHILD, VISITS, WINS, alloc_children, leaf_iterations
 
 MAX_DEPTH = 3 * MAX_POINTS + 8
 NOT_PLAYED = 1 << 30
@@ -85,9 +87,10 @@ def _in_sorted(sorted_hashes, h):
 
 
 @njit(cache=True)
-def candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves):
+def candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves, with_pass):
     """Fill ``moves`` with the children a node gets: legal non-eye points for the side to move,
-    superko-checked against ``seen`` and ``path_hash[:depth + 1]``, then PASS. Returns the count."""
+    superko-checked against ``seen`` and ``path_hash[:depth + 1]``, then PASS if ``with_pass`` or
+    there is no other. Returns the count."""
     c = meta[TO_MOVE]
     w = meta[W]
     size = meta[SIZE]
@@ -105,8 +108,10 @@ def candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves):
             if not repeat:
                 moves[count] = p
                 count += 1
-    moves[count] = PASS
-    return count + 1
+    if with_pass or count == 0:
+        moves[count] = PASS
+        count += 1
+    return count
 
 
 @njit(cache=True)
@@ -143,14 +148,15 @@ def backup(ti, tf, path, depth, root_color, score, amaf_color, amaf_depth, needs
 
 
 @njit(cache=True)
-def expand(tree, pts, meta, zobrist, seen, path_hash, depth, node, moves, settings, params):
+def expand(tree, pts, meta, zobrist, seen, patterns, path_hash, depth, node, moves, settings, params):
     """Give ``node`` (at ``depth``, in the position ``(pts, meta)``) its children: the candidate
     moves as one block, then the prior's initial statistics. False when the pool is full."""
     ti, tf, tmeta = tree
-    count = candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves)
+    prior = settings[PRIOR]
+    count = candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves, pass_is_child(prior, pts, meta))
     if not alloc_children(ti, tf, tmeta, node, moves, count):
         return False
-    init_children(settings[PRIOR], params[PRIOR_PARAMS], pts, meta, ti, tf, ti[FIRST, node], count)
+    init_children(prior, params[PRIOR_PARAMS], patterns, pts, meta, zobrist, ti, tf, ti[FIRST, node], count)
     return True
 
 
@@ -158,8 +164,9 @@ def expand(tree, pts, meta, zobrist, seen, path_hash, depth, node, moves, settin
 def run_iterations(tree, root, settings, params, rng, n_iter):
     """Run up to ``n_iter`` iterations from the root position; returns the number run.
 
-    Expansion: a leaf is expanded once it has been visited ``settings[EXPAND_AT]`` times;
-    one expansion per iteration. With ``settings[GROW]`` 0 the tree no longer expands (its node
+    Expansion: a leaf is expanded once ``settings[EXPAND_AT]`` iterations have ended at it (its
+    real visits: ``tree.leaf_iterations``; a prior's virtual visits do not count); one expansion
+    per iteration. With ``settings[GROW]`` 0 the tree no longer expands (its node
     limit is reached) and iterations go on below the leaves; with 1 the batch stops early,
     ``tmeta[FULL]`` set, when an expansion does not fit, so the caller can enlarge the pool.
     The batch also stops when the root has MAX_VISITS visits (int32 counts never wrap).
@@ -167,7 +174,7 @@ def run_iterations(tree, root, settings, params, rng, n_iter):
     caps a whole iteration's moves.
     """
     ti, tf, tmeta = tree
-    pts0, meta0, zobrist, seen = root
+    pts0, meta0, zobrist, seen, patterns = root
     rule = settings[RULE]
     policy = settings[POLICY]
     needs_amaf = settings[NEEDS_AMAF] != 0
@@ -202,9 +209,15 @@ def run_iterations(tree, root, settings, params, rng, n_iter):
         while depth < MAX_DEPTH - 1:
             nc = ti[NCHILD, node]
             if nc == 0:
-                if expanded or meta[PASSES] >= 2 or ti[VISITS, node] < expand_at:
+                reached = leaf_iterations(ti, node)  # before this one
+                ti[FIRST, node] -= 1
+                if expanded or meta[PASSES] >= 2 or reached < expand_at:
                     break
-                if not expand(tree, pts, meta, zobrist, seen, path_hash, depth, node, moves, settings, params):
+                if not expand(
+                    tree, pts, meta, zobrist, seen, patterns, path_hash, depth, node, moves, settings, params
+                ):
+                    if grow:  # this iteration is abandoned (the pool grows), not ended here
+                        ti[FIRST, node] += 1
                     stop = grow
                     break
                 expanded = True
@@ -230,7 +243,18 @@ def run_iterations(tree, root, settings, params, rng, n_iter):
         if stop:
             break
         area, _ = playout(
-            pts, meta, zobrist, rng, policy, policy_params, max_moves - depth, amaf_color, amaf_depth, depth, needs_amaf
+            pts,
+            meta,
+            zobrist,
+            rng,
+            policy,
+            policy_params,
+            patterns,
+            max_moves - depth,
+            amaf_color,
+            amaf_depth,
+            depth,
+            needs_amaf,
         )
         backup(ti, tf, path, depth, root_color, area - komi, amaf_color, amaf_depth, needs_amaf)
         done += 1
@@ -238,10 +262,11 @@ def run_iterations(tree, root, settings, params, rng, n_iter):
 
 
 @njit(cache=True)
-def owner_counts(pts0, meta0, zobrist, rng, policy, params, n_playouts, max_moves, counts):
-    """Run ``n_playouts`` playouts of policy ``policy`` and add into ``counts``, for every point, +1
-    when Black owns it at the end and -1 when White does (Tromp-Taylor area ownership: a stone, or
-    an empty region touching one colour). For dead-stone judgement and ownership maps."""
+def owner_counts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts, max_moves, counts):
+    """Run ``n_playouts`` playouts of policy ``policy`` (``playout.playout``'s arguments) and add
+    into ``counts``, for every point, +1 when Black owns it at the end and -1 when White does
+    (Tromp-Taylor area ownership: a stone, or an empty region touching one colour). For
+    dead-stone judgement and ownership maps."""
     pts = np.empty_like(pts0)
     meta = np.empty_like(meta0)
     no_amaf = np.zeros(1, dtype=np.int8)
@@ -254,7 +279,8 @@ def owner_counts(pts0, meta0, zobrist, rng, policy, params, n_playouts, max_move
         # judged as if play went on: at the end of a game (two passes, when final_score is asked)
         # a playout that starts with the pass count would stop at once and judge nothing dead
         meta[PASSES] = 0
-        playout(pts, meta, zobrist, rng, policy, params, max_moves, no_amaf, no_depth, 0, False)  # ends with area_score
+        # the playout ends with area_score, which leaves each empty point's owner in MARK
+        playout(pts, meta, zobrist, rng, policy, params, patterns, max_moves, no_amaf, no_depth, 0, False)
         for r in range(1, size + 1):
             for col in range(1, size + 1):
                 p = r * w + col

@@ -3,7 +3,8 @@
 A tree is ``(ti, tf, tmeta)``:
 
 - ``ti``: int32[NI, capacity]: ``PARENT`` (-1 at the root), ``MOVE`` (the point played to reach
-  the node, or PASS), ``FIRST`` (index of the first child, -1 before expansion), ``NCHILD``,
+  the node, or PASS), ``FIRST`` (index of the first child; before expansion, ``-1 - k`` where
+  ``k`` is the number of iterations that have ended at the leaf: ``leaf_iterations``), ``NCHILD``,
   ``VISITS`` (iterations through the node, plus its prior's virtual visits), ``AVISITS`` (AMAF
   count);
 - ``tf``: float64[NF, capacity]: ``WINS``, ``AWINS`` (reward sums; ``WINS`` includes the prior's
@@ -21,6 +22,11 @@ child starts with the prior's virtual visits and wins already in ``VISITS`` and 
 selection rules see them without knowing priors exist. They are not stored apart: a prior is a
 function of the position, so what it gave the root's children is recomputed when the search
 reports what it searched (``Search.root_stats``), and every node stays 40 bytes.
+
+A leaf counts its own iterations in ``FIRST`` (``-1 - k``, so a fresh leaf holds NO_NODE) because
+``VISITS`` also holds the prior's virtual visits, and the expansion threshold is about real ones
+(Pachi's ``expand_p`` counts playouts, not its prior); the field is otherwise unused until the
+leaf has children, so nodes stay 40 bytes. Test children with ``NCHILD`` (or ``FIRST >= 0``).
 
 Exactness: sums are float64, exact for every count of halves below 2^53; visit counts are int32,
 and a search stops adding iterations to a tree whose root reaches MAX_VISITS (about 2^31, 12 hours
@@ -65,6 +71,12 @@ def new_tree(capacity: int, root_move: int = -1) -> tuple[np.ndarray, np.ndarray
     ti[FIRST, 0] = NO_NODE
     tmeta[N_NODES] = 1
     return ti, tf, tmeta
+
+
+@njit(cache=True, inline="always")
+def leaf_iterations(ti, node):
+    """Iterations that have ended at the unexpanded ``node`` (kept in its ``FIRST`` field)."""
+    return -1 - ti[FIRST, node]
 
 
 @njit(cache=True)
@@ -121,7 +133,8 @@ def copy_subtree(src_i, src_f, root, dst_i, dst_f, dst_meta):
                 queue[n + k] = first + k
             n += nc
         else:
-            dst_i[FIRST, head] = NO_NODE
+            if nc > 0:  # its children do not fit: a leaf again, due for expansion at once
+                dst_i[FIRST, head] = -1 - dst_i[VISITS, head]
             dst_i[NCHILD, head] = 0
         head += 1
     dst_meta[N_NODES] = n

@@ -1,0 +1,43 @@
+"""3x3 patterns: the code of a point's neighbourhood, and the test of a move against a table.
+
+The code of an empty point ``p`` packs the colours of its eight neighbours, two bits each
+(``EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3``, the values ``kernels.board`` stores), in the order
+NW, N, NE, W, E, SW, S, SE (bits 0-1 for NW, ..., 14-15 for SE): a 16-bit integer. The padded
+board has a border ring, so the eight neighbours of every point on the board are inside the array
+and an off-board neighbour reads BORDER; the code is computed on the fly from ``pts[COLOR]``
+(eight reads, no state to keep), as Pachi's ``pattern3_hash`` does by default.
+
+A table is a ``uint8[65536]`` indexed by the code, built in Python (``goengine.patterns``) from
+the pattern diagrams with every rotation, reflection and colour swap already expanded, so the
+lookup is one read and needs no normalisation. It is passed to the kernels as an argument
+(numba freezes module-level arrays into compiled code).
+"""
+
+from numba import njit
+
+from .board import COLOR
+
+N_CODES = 1 << 16
+NEIGHBOUR_ORDER = ("NW", "N", "NE", "W", "E", "SW", "S", "SE")
+
+
+@njit(cache=True, inline="always")
+def code3x3(pts, p, w):
+    """The 16-bit code of the eight neighbours of ``p`` (order NW N NE W E SW S SE, two bits each)."""
+    col = pts[COLOR]
+    return (
+        col[p - w - 1]
+        | (col[p - w] << 2)
+        | (col[p - w + 1] << 4)
+        | (col[p - 1] << 6)
+        | (col[p + 1] << 8)
+        | (col[p + w - 1] << 10)
+        | (col[p + w] << 12)
+        | (col[p + w + 1] << 14)
+    )
+
+
+@njit(cache=True, inline="always")
+def matches(table, pts, p, w):
+    """Whether the neighbourhood of the point ``p`` is one of ``table``'s patterns."""
+    return table[code3x3(pts, p, w)] != 0

@@ -1,0 +1,391 @@
+"""Local tactics the heavy playouts and the priors share: real liberties, self-atari, ladders,
+captures and escapes around a point, and the vital point of a small eye space.
+
+Reading guide: ``liberties_after`` is the workhorse (the distinct liberties a chain would have
+after a move, counted up to three, without playing it); ``is_bad_self_atari`` and
+``escape_works`` are built on it; ``ladder_captures`` reads a ladder on a scratch copy of the
+board; ``nakade_point`` finds the vital point of a three-point eye space.
+
+The board keeps pseudo-liberties (``kernels.board``), which answer "in atari?" and "which
+liberty?" at once but cannot tell two liberties from three. Here liberties are counted for real
+by walking a chain's stones (its ``NEXT`` ring) and stopping as soon as the count asked for is
+reached, so a question about a big chain with many liberties costs a few reads. Liberties are
+kept in three scalars rather than an array: these functions run at every playout move and must
+not allocate.
+"""
+
+import numpy as np
+from numba import njit
+
+from .board import (
+    BORDER,
+    CHAIN,
+    COLOR,
+    CSIZE,
+    EMPTY,
+    EMPTY_POS,
+    LIBS,
+    LIBSUM,
+    NEXT,
+    NO_POINT,
+    W,
+    in_atari,
+    is_legal,
+    place,
+)
+
+MAX_LADDER_STEPS = 64  # attacker moves read before a ladder counts as broken (9x9: ~10 needed)
+
+
+@njit(cache=True, inline="always")
+def _add_lib(n, l0, l1, l2, q):
+    """``(n, l0, l1, l2)`` with ``q`` added if new; never holds more than three."""
+    if n == 0:
+        return 1, q, l1, l2
+    if q == l0:
+        return n, l0, l1, l2
+    if n == 1:
+        return 2, l0, q, l2
+    if q == l1:
+        return n, l0, l1, l2
+    if n == 2:
+        return 3, l0, l1, q
+    return n, l0, l1, l2
+
+
+@njit(cache=True, inline="always")
+def atari_liberty(pts, root):
+    """The one liberty of a chain in atari (``board.in_atari``)."""
+    return pts[LIBSUM, root] // pts[LIBS, root]
+
+
+@njit(cache=True)
+def chain_liberties(pts, meta, root, limit):
+    """The chain's distinct liberties, counted up to ``limit`` (at most 3): ``(n, l0, l1, l2)``,
+    the first ``n`` of ``l0, l1, l2`` being liberties."""
+    w = meta[W]
+    n, l0, l1, l2 = 0, NO_POINT, NO_POINT, NO_POINT
+    if in_atari(pts, root):
+        return 1, atari_liberty(pts, root), l1, l2
+    s = root
+    while True:
+        for q in (s - w, s - 1, s + 1, s + w):
+            if pts[COLOR, q] == EMPTY:
+                n, l0, l1, l2 = _add_lib(n, l0, l1, l2, q)
+                if n >= limit:
+                    return n, l0, l1, l2
+        s = pts[NEXT, s]
+        if s == root:
+            return n, l0, l1, l2
+
+
+@njit(cache=True, inline="always")
+def _touches_new_chain(pts, w, p, c, r0, r1, r2, r3, s):
+    """Whether the point ``s`` is next to the chain ``c`` would make on ``p``: next to ``p`` or to
+    a stone of one of the chains ``r0 .. r3`` it joins."""
+    for t in (s - w, s - 1, s + 1, s + w):
+        if t == p:
+            return True
+        if pts[COLOR, t] == c:
+            r = pts[CHAIN, t]
+            if r == r0 or r == r1 or r == r2 or r == r3:
+                return True
+    return False
+
+
+@njit(cache=True)
+def liberties_after(pts, meta, p, c, limit):
+    """What ``c`` playing on the empty point ``p`` would make, without playing it:
+    ``(liberties counted up to limit (at most 3), stones in the chain, stones captured)``.
+
+    The chain is the new stone with every ``c`` chain next to it; its liberties are its empty
+    neighbours other than ``p``, plus the points of captured stones next to it (a captured
+    stone next to ``p``, or next to a stone of a joined chain).
+    """
+    w = meta[W]
+    o = 3 - c
+    n, l0, l1, l2 = 0, NO_POINT, NO_POINT, NO_POINT
+    size = 1
+    captured = 0
+    r0, r1, r2, r3 = NO_POINT, NO_POINT, NO_POINT, NO_POINT  # own chains met so far
+    k0, k1, k2, k3 = NO_POINT, NO_POINT, NO_POINT, NO_POINT  # captured chains met so far
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = pts[COLOR, q]
+        if cq == EMPTY:
+            n, l0, l1, l2 = _add_lib(n, l0, l1, l2, q)
+        elif cq == o:
+            r = pts[CHAIN, q]
+            if in_atari(pts, r):  # its last liberty is p: captured
+                n, l0, l1, l2 = _add_lib(n, l0, l1, l2, q)
+                captured += pts[CSIZE, r]
+                if k0 == NO_POINT:
+                    k0 = r
+                elif k1 == NO_POINT:
+                    k1 = r
+                elif k2 == NO_POINT:
+                    k2 = r
+                else:
+                    k3 = r
+        elif cq == c:
+            r = pts[CHAIN, q]
+            if r == r0 or r == r1 or r == r2:
+                continue
+            if r0 == NO_POINT:
+                r0 = r
+            elif r1 == NO_POINT:
+                r1 = r
+            elif r2 == NO_POINT:
+                r2 = r
+            else:
+                r3 = r
+            size += pts[CSIZE, r]
+    # a chain counted twice for its captures (two neighbours of p in one chain) is rare and
+    # only makes ``captured`` larger, which callers read as "captures something"
+    for r in (r0, r1, r2, r3):
+        if r == NO_POINT or n >= limit:
+            continue
+        if in_atari(pts, r):
+            continue  # its one liberty is p itself
+        s = r
+        while n < limit:
+            for q in (s - w, s - 1, s + 1, s + w):
+                if q != p and pts[COLOR, q] == EMPTY:
+                    n, l0, l1, l2 = _add_lib(n, l0, l1, l2, q)
+            s = pts[NEXT, s]
+            if s == r:
+                break
+    # the stones of captured chains that touch the new chain become its liberties too
+    for k in (k0, k1, k2, k3):
+        if k == NO_POINT or n >= limit:
+            continue
+        s = k
+        while n < limit:
+            if _touches_new_chain(pts, w, p, c, r0, r1, r2, r3, s):
+                n, l0, l1, l2 = _add_lib(n, l0, l1, l2, s)
+            s = pts[NEXT, s]
+            if s == k:
+                break
+    if n > limit:
+        n = limit
+    return n, size, captured
+
+
+@njit(cache=True)
+def _fills_opponent_eye_space(pts, meta, p, c):
+    """Whether the chain ``c`` would make by playing ``p``, in self-atari, fills the opponent's
+    eye space: its stones and its last liberty make a region enclosed by the opponent's stones
+    and the edge, i.e. the liberty touches nothing but the opponent, the edge and the chain.
+    (The chain's stones themselves touch only those and the liberty: it is in atari and captures
+    nothing.)"""
+    w = meta[W]
+    o = 3 - c
+    # the own chains p joins (at most two: the caller's chain has at most three stones)
+    r0, r1, r2 = NO_POINT, NO_POINT, NO_POINT
+    for q in (p - w, p - 1, p + 1, p + w):
+        if pts[COLOR, q] == c:
+            r = pts[CHAIN, q]
+            if r == r0 or r == r1 or r == r2:
+                continue
+            if r0 == NO_POINT:
+                r0 = r
+            elif r1 == NO_POINT:
+                r1 = r
+            else:
+                r2 = r
+    # every empty neighbour of the chain (other than p) is its liberty; each must be enclosed
+    for k in range(4):
+        r = p if k == 0 else (r0 if k == 1 else (r1 if k == 2 else r2))
+        if r == NO_POINT:
+            continue
+        s = r
+        while True:
+            for lib in (s - w, s - 1, s + 1, s + w):
+                if lib == p or pts[COLOR, lib] != EMPTY:
+                    continue
+                for t in (lib - w, lib - 1, lib + 1, lib + w):
+                    ct = pts[COLOR, t]
+                    if t == p or ct == o or ct == BORDER:
+                        continue
+                    if ct == c:
+                        rt = pts[CHAIN, t]
+                        if rt == r0 or rt == r1 or rt == r2:
+                            continue
+                    return False
+            if k == 0:
+                break
+            s = pts[NEXT, s]
+            if s == r:
+                break
+    return True
+
+
+NAKADE_MAX_STONES = 3  # a self-atari this small inside the opponent's eye space may be a nakade
+
+
+@njit(cache=True)
+def is_bad_self_atari(pts, meta, p, c, max_stones):
+    """Whether ``c`` playing ``p`` leaves a chain of more than ``max_stones`` stones in atari
+    (one liberty) or with none, capturing nothing.
+
+    Excepted, as throw-ins that kill: a chain of at most NAKADE_MAX_STONES stones whose last
+    liberty touches only the opponent's stones, the edge and the chain (the chain and its liberty
+    fill an eye space of the opponent; captured, it leaves a nakade shape). Pachi (``tactics/selfatari.h``), Fuego
+    (``DoSelfAtariCorrection``) and michi reject such moves in their playouts.
+    """
+    n, size, captured = liberties_after(pts, meta, p, c, 2)
+    if n >= 2 or captured > 0 or size <= max_stones:
+        return False
+    return not (size <= NAKADE_MAX_STONES and _fills_opponent_eye_space(pts, meta, p, c))
+
+
+@njit(cache=True)
+def _can_capture_next_to(pts, meta, root):
+    """Whether the owner of the chain ``root`` can capture, at once, an adjacent opponent chain
+    (one in atari), which breaks a ladder."""
+    w = meta[W]
+    o = 3 - pts[COLOR, root]
+    s = root
+    while True:
+        for q in (s - w, s - 1, s + 1, s + w):
+            if pts[COLOR, q] == o and in_atari(pts, pts[CHAIN, q]):
+                return True
+        s = pts[NEXT, s]
+        if s == root:
+            return False
+
+
+@njit(cache=True)
+def ladder_captures(pts, meta, zobrist, p, c):
+    """Whether the chain ``c`` makes by playing ``p`` (a move that leaves it exactly two
+    liberties, the opponent to move) is caught in a ladder: the opponent ataris it again and
+    again, ``c`` extends each time, and it never gets a third liberty.
+
+    Read on a scratch copy of the board (``pts`` is not changed). At each step the attacker
+    tries both liberties; an atari whose stone could be captured at once, or after which the
+    defender can capture a neighbouring chain in atari, fails. The first atari that leaves the
+    defender two liberties again is followed (a ladder has one line); one that leaves it one
+    liberty captures. MAX_LADDER_STEPS ataris without a verdict count as an escape. Simple ko
+    only; ko-dependent ladders are misjudged, as in every cheap reader.
+    """
+    work = pts[: EMPTY_POS + 1].copy()  # the rows ``place`` and ``is_legal`` read and write
+    wmeta = meta.copy()
+    trial = np.empty_like(work)
+    tmeta = np.empty_like(wmeta)
+    o = 3 - c
+    place(work, wmeta, zobrist, p, c)
+    for _ in range(MAX_LADDER_STEPS):
+        root = work[CHAIN, p]
+        n, a, b, _x = chain_liberties(work, wmeta, root, 3)
+        if n >= 3:
+            return False
+        if n <= 1:
+            return True
+        followed = False
+        for k in range(2):
+            attack = a if k == 0 else b
+            extend = b if k == 0 else a
+            if not is_legal(work, wmeta, attack, o):
+                continue
+            trial[:] = work
+            tmeta[:] = wmeta
+            place(trial, tmeta, zobrist, attack, o)
+            if in_atari(trial, trial[CHAIN, attack]):
+                continue  # the defender captures the attacking stone
+            root = trial[CHAIN, p]
+            if _can_capture_next_to(trial, tmeta, root):
+                continue
+            if not is_legal(trial, tmeta, extend, c):
+                return True
+            place(trial, tmeta, zobrist, extend, c)
+            m, _a, _b, _c = chain_liberties(trial, tmeta, trial[CHAIN, p], 3)
+            if m <= 1:
+                return True
+            if m == 2:
+                work[:] = trial
+                wmeta[:] = tmeta
+                followed = True
+                break
+        if not followed:
+            return False
+    return False
+
+
+@njit(cache=True)
+def escape_works(pts, meta, zobrist, p, c, read_ladders):
+    """Whether ``c`` extending on ``p`` (the liberty of its chain in atari) saves it: the chain
+    then has three liberties or more, or two and (with ``read_ladders``) no ladder catches it."""
+    n, _size, captured = liberties_after(pts, meta, p, c, 3)
+    if n >= 3:
+        return True
+    if n <= 1:
+        return False
+    if captured > 0 or not read_ladders:
+        return True
+    return not ladder_captures(pts, meta, zobrist, p, c)
+
+
+@njit(cache=True)
+def captures_something(pts, meta, p, c):
+    """Whether ``c`` playing ``p`` captures (an adjacent opponent chain has ``p`` as its last
+    liberty). Returns the stones captured (a chain met twice counts twice)."""
+    w = meta[W]
+    o = 3 - c
+    total = 0
+    for q in (p - w, p - 1, p + 1, p + w):
+        if pts[COLOR, q] == o:
+            r = pts[CHAIN, q]
+            if in_atari(pts, r):
+                total += pts[CSIZE, r]
+    return total
+
+
+@njit(cache=True)
+def saves_chain_in_atari(pts, meta, zobrist, p, c, read_ladders):
+    """Whether ``p`` is the liberty of a ``c`` chain in atari and extending there saves it
+    (``escape_works``)."""
+    w = meta[W]
+    for q in (p - w, p - 1, p + 1, p + w):
+        if pts[COLOR, q] == c and in_atari(pts, pts[CHAIN, q]):
+            return escape_works(pts, meta, zobrist, p, c, read_ladders)
+    return False
+
+
+@njit(cache=True)
+def nakade_point(pts, meta, q):
+    """The vital point of the empty region containing ``q`` when it is a three-point eye space
+    (straight or bent three) surrounded by stones of one colour: its middle point, where either
+    player decides the group's life (Fuego's playout nakade rule). NO_POINT otherwise."""
+    if pts[COLOR, q] != EMPTY:
+        return NO_POINT
+    w = meta[W]
+    # collect the region, giving up past three points
+    e0, e1, e2 = q, NO_POINT, NO_POINT
+    n = 1
+    colours = 0
+    i = 0
+    while i < n:
+        s = e0 if i == 0 else (e1 if i == 1 else e2)
+        for t in (s - w, s - 1, s + 1, s + w):
+            ct = pts[COLOR, t]
+            if ct == EMPTY:
+                if t == e0 or t == e1 or t == e2:
+                    continue
+                if n == 3:
+                    return NO_POINT
+                if n == 1:
+                    e1 = t
+                else:
+                    e2 = t
+                n += 1
+            elif ct != BORDER:
+                colours |= ct
+        i += 1
+    if n != 3 or colours == 3 or colours == 0:
+        return NO_POINT
+    # the middle point is the one next to both others
+    for m, a, b in ((e0, e1, e2), (e1, e0, e2), (e2, e0, e1)):
+        d1 = abs(m - a)
+        d2 = abs(m - b)
+        if (d1 == 1 or d1 == w) and (d2 == 1 or d2 == w):
+            return m
+    return NO_POINT
