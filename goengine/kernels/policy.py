@@ -27,7 +27,7 @@ Each rule is tried with its probability (a parameter); the first that yields a m
 6. a random move as ``uniform`` draws it, rejecting (with its probability) a bad self-atari
    (``tactics.is_bad_self_atari``). Pattern moves are never bad self-ataris.
 
-Among several moves one rule offers, one is drawn uniformly (reservoir sampling: no array).
+Among several moves one rule offers, one is drawn at random (reservoir sampling: no array).
 """
 
 from numba import njit
@@ -121,8 +121,8 @@ def _pick(rng, seen, current, candidate):
 
 @njit(cache=True)
 def local_capture(pts, meta, c, rng, last):
-    """A move of ``c`` capturing an opponent chain in atari at ``last`` or its eight neighbours
-    (drawn among them), or PASS."""
+    """A move of ``c`` capturing an opponent chain in atari at ``last`` or its eight neighbours, or
+    PASS. Drawn among those stones, so a chain with more stones there is likelier to be taken."""
     w = meta[W]
     o = 3 - c
     move = PASS

@@ -1,0 +1,524 @@
+"""The ``heavy`` playout policy (``goengine.kernels.policy.heavy_move`` and its rules): each rule on
+a position with one right answer, the probabilities of the rules, and whole heavy playouts
+checked move by move against the slow rules of ``tests/naive.py``.
+
+Reading guide: ``heavy_params`` switches every rule off (probability 0) but the ones named;
+``draw_moves`` asks ``heavy_move`` for many moves of one position. Positions are ASCII diagrams
+(``X`` black, ``O`` white, ``.`` empty, row 0 at the top, points written ``(row, col)``); the
+last move is played with ``Board.play`` so that ``meta[LAST_MOVE]`` is right.
+"""
+
+import math
+from collections import Counter
+
+import naive
+import numpy as np
+import pytest
+from test_board_vs_naive import grid_of, random_position
+
+from goengine import coords
+from goengine.board import BLACK, PASS, WHITE, ZOBRIST, Board
+from goengine.kernels import board as kb
+from goengine.kernels import playout as kp
+from goengine.kernels import policy as kpolicy
+from goengine.kernels.rng import new_state
+from goengine.patterns import MOGO_PATTERNS, matches_naive, table
+from goengine.policies import POLICIES
+
+PATTERNS = table()
+HEAVY = np.int64(kpolicy.HEAVY)
+
+ALL_OFF = {
+    "capture": 0,
+    "escape": 0,
+    "pattern": 0,
+    "nakade": 0,
+    "capture_any": 0,
+    "self_atari": 0,
+    "self_atari_stones": 1,
+    "ladders": 1,
+}
+
+
+def heavy_params(**on):
+    """The heavy policy's parameter array with every rule off except those given."""
+    return POLICIES.array("heavy", {**ALL_OFF, **on})
+
+
+def position(diagram, last=None, last_color=None):
+    """A Board from ``diagram``, then ``last_color`` plays ``last`` (row, col): the last move."""
+    board = Board.from_ascii(diagram)
+    if last is not None:
+        board.play(last_color, coords.point(board.size, *last))
+    return board
+
+
+def draw_moves(board, params, n, seed=1):
+    """``n`` moves of ``heavy_move`` for the side to move in ``board``, as (row, col) or None."""
+    pts, meta = board.pts.copy(), board.meta.copy()
+    rng = new_state(seed)
+    c = np.int64(board.to_move)
+    moves = Counter()
+    for _ in range(n):
+        p = int(kpolicy.heavy_move(params, PATTERNS, pts, meta, ZOBRIST, c, rng))
+        moves[None if p == PASS else coords.row_col(board.size, p)] += 1
+    np.testing.assert_array_equal(pts[kb.COLOR], board.pts[kb.COLOR])  # nothing was played
+    return moves
+
+
+def playable(board, color):
+    """naive's playable points (legal, simple ko, not the mover's eye)."""
+    grid = naive.from_diagram(str(board))
+    ko = None
+    if board.ko_point is not None and board.ko_color == color:
+        ko = coords.row_col(board.size, board.ko_point)
+    return {q for q in naive.legal_points(grid, color, ko) if not naive.is_eye(grid, color, *q)}
+
+
+# ---- rule 1: capture next to the last move
+
+# White's (1, 3) is the last move; White's (2, 2) next to it is in atari at (3, 2). White's
+# (5, 5), in atari at (5, 6), is far from the last move.
+CAPTURE = """
+. . . . . . .
+. . X . . . .
+. X O X . . .
+. . . . . . .
+. . . . . X .
+. . . . X O .
+. . . . . X .
+"""
+
+
+def test_capture_takes_the_chain_in_atari_next_to_the_last_move():
+    board = position(CAPTURE, (1, 3), WHITE)
+    assert board.to_move == BLACK
+    assert draw_moves(board, heavy_params(capture=1), 200) == {(3, 2): 200}
+    # without the rule, a random move: the capture is one of many
+    assert draw_moves(board, heavy_params(), 200)[(3, 2)] < 50
+
+
+def test_local_capture_ignores_chains_in_atari_away_from_the_last_move():
+    board = position(CAPTURE, (1, 3), WHITE)
+    board.play(BLACK, "A1")
+    board.play(WHITE, coords.point(7, 0, 6))  # far from both white chains in atari
+    board.play(BLACK, "B1")
+    board.play(WHITE, coords.point(7, 0, 5))
+    pts, meta = board.pts, board.meta
+    last = meta[kb.LAST_MOVE]
+    assert kpolicy.local_capture(pts, meta, np.int64(BLACK), new_state(1), last) == PASS
+    # capture anywhere finds both
+    moves = draw_moves(board, heavy_params(capture=1, capture_any=1), 400)
+    assert set(moves) == {(3, 2), (5, 6)} and min(moves.values()) > 20
+
+
+def test_capture_of_the_last_move_stone_comes_before_the_atari_escape():
+    # White's last move (3, 3) ataris Black's (2, 3) and is itself in atari at (4, 3). Black may
+    # capture it (rule 1, and a counter-capture of rule 2) or extend to (2, 4) (rule 2).
+    diagram = """
+    . . . . . . .
+    . . . O . . .
+    . . O X . . .
+    . . X . X . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    """
+    board = position(diagram, (3, 3), WHITE)
+    assert draw_moves(board, heavy_params(capture=1, escape=1), 200) == {(4, 3): 200}
+    escapes = draw_moves(board, heavy_params(escape=1), 400)
+    assert set(escapes) == {(4, 3), (2, 4)} and min(escapes.values()) > 120
+
+
+# ---- rule 2: atari escape
+
+
+def test_escape_extends_the_chain_the_last_move_put_in_atari():
+    diagram = """
+    . . . . . . .
+    . . . O . . .
+    . . O X . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    """
+    board = position(diagram, (3, 3), WHITE)
+    assert draw_moves(board, heavy_params(escape=1), 200) == {(2, 4): 200}
+    assert draw_moves(board, heavy_params(escape=1, ladders=0), 50) == {(2, 4): 50}
+
+
+def ladder(size=9, breaker=None):
+    """Black (4, 4), White around it; White's last move (3, 4) ataris it; extending to (4, 5)
+    leaves two liberties and runs into a ladder to the bottom-right corner, unless ``breaker``
+    (a black stone) is on its path."""
+    rows = [["."] * size for _ in range(size)]
+    rows[4][4] = "X"
+    for r, c in ((4, 3), (5, 4), (3, 5)):
+        rows[r][c] = "O"
+    if breaker:
+        rows[breaker[0]][breaker[1]] = "X"
+    return position("\n".join(" ".join(row) for row in rows), (3, 4), WHITE)
+
+
+def test_escape_does_not_run_into_a_working_ladder():
+    board = ladder()
+    pts, meta = board.pts, board.meta
+    last = meta[kb.LAST_MOVE]
+    black = np.int64(BLACK)
+    assert kpolicy.atari_escape(pts, meta, ZOBRIST, black, new_state(1), last, True) == PASS
+    assert kpolicy.atari_escape(pts, meta, ZOBRIST, black, new_state(1), last, False) == coords.point(9, 4, 5)
+    # the heavy move: with ladders read, the escape rule offers nothing and a random move follows
+    n = 400
+    moves = draw_moves(board, heavy_params(escape=1, ladders=1), n)
+    k = len(playable(board, BLACK))
+    assert moves[(4, 5)] < n / k + 4 * math.sqrt(n / k) and len(moves) > 30
+    assert draw_moves(board, heavy_params(escape=1, ladders=0), 100) == {(4, 5): 100}
+
+
+def test_escape_runs_when_a_ladder_breaker_is_on_the_path():
+    board = ladder(breaker=(7, 7))
+    assert draw_moves(board, heavy_params(escape=1, ladders=1), 100) == {(4, 5): 100}
+
+
+# Black's (2, 2) (2, 3) are in atari after White's (3, 2); extending to (3, 3) is suicide, but
+# White's (2, 1), next to them, is in atari at (3, 1): the counter-capture.
+COUNTER_CAPTURE = """
+. . . . . . .
+. X O O . . .
+X O X X O . .
+. . . . O . .
+. . . O . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_escape_counter_captures_a_chain_in_atari_next_to_ours():
+    board = position(COUNTER_CAPTURE, (3, 2), WHITE)
+    assert (2, 2) in {coords.row_col(7, p) for p in board.chain(coords.point(7, 2, 3))}
+    assert len(board.liberties(coords.point(7, 2, 3))) == 1
+    assert draw_moves(board, heavy_params(escape=1), 200) == {(3, 1): 200}
+
+
+# ---- rule 3: patterns
+
+# White's last move (6, 4): of its empty neighbours, (6, 3) is the edge block side cut
+# ("OX? / X*O / ###"), (6, 5) matches nothing.
+PATTERN = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . O X O O .
+. . X . . . .
+"""
+
+
+def neighbours_of(grid, r, c):
+    n = len(grid)
+    return {
+        (dr, dc): grid[r + dr][c + dc] if 0 <= r + dr < n and 0 <= c + dc < n else kb.BORDER
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr, dc) != (0, 0)
+    }
+
+
+def test_pattern_move_plays_the_one_pattern_next_to_the_last_move():
+    board = position(PATTERN, (6, 4), WHITE)
+    grid = naive.from_diagram(str(board))
+    around = [(6 + dr, 4 + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+    empty = [q for q in around if 0 <= q[0] < 7 and 0 <= q[1] < 7 and grid[q[0]][q[1]] == kb.EMPTY]
+    matching = [q for q in empty if any(matches_naive(d, neighbours_of(grid, *q)) for d in MOGO_PATTERNS.values())]
+    assert sorted(empty) == [(6, 3), (6, 5)] and matching == [(6, 3)]
+    assert draw_moves(board, heavy_params(pattern=1), 200) == {(6, 3): 200}
+    # the same for White when Black played last, colours swapped
+    swapped = PATTERN.replace("X", "x").replace("O", "X").replace("x", "O")
+    board = position(swapped, (6, 4), BLACK)
+    assert draw_moves(board, heavy_params(pattern=1), 100) == {(6, 3): 100}
+
+
+def valid_candidates(grid, board, color, last, rule):
+    """What a rule may offer for ``color`` around the last move ``last`` (row, col), from naive:
+    ``"pattern"``: the empty eight neighbours matching a pattern, playable and (the kernel's
+    ``is_bad_self_atari``, tested in test_tactics) no bad self-atari; ``"capture"``: the
+    liberties of opponent chains in atari at ``last`` or its eight neighbours, if legal."""
+    size = len(grid)
+    ko = None
+    if board.ko_point is not None and board.ko_color == color:
+        ko = coords.row_col(size, board.ko_point)
+    around = [(last[0] + dr, last[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
+    around = [q for q in around if 0 <= q[0] < size and 0 <= q[1] < size]
+    out = set()
+    for q in around:
+        colour = grid[q[0]][q[1]]
+        if rule == "pattern" and q != last and colour == kb.EMPTY:
+            if not any(matches_naive(d, neighbours_of(grid, *q)) for d in MOGO_PATTERNS.values()):
+                continue
+            if naive.illegal_reason(grid, color, *q, ko) is not None or naive.is_eye(grid, color, *q):
+                continue
+            p = coords.point(size, *q)
+            if not kpolicy.is_bad_self_atari(board.pts, board.meta, p, np.int64(color), 1.0):
+                out.add(q)
+        elif rule == "capture" and colour == 3 - color:
+            libs = naive.liberties(grid, *q)
+            if len(libs) == 1 and naive.illegal_reason(grid, color, *next(iter(libs)), ko) is None:
+                out |= libs
+    return out
+
+
+@pytest.mark.parametrize("rule", ["pattern", "capture"])
+def test_pattern_and_capture_rules_offer_exactly_their_candidates_on_random_positions(rule):
+    """On random positions, with every stone in turn as the last move: the rule's move is one of
+    the candidates, and PASS only when there is none; pattern moves are never bad self-ataris."""
+    offered = excluded = 0
+    for seed in range(6):
+        board, _ = random_position(9, 800 + seed, 30 + 8 * seed)
+        grid = naive.from_diagram(str(board))
+        rng = new_state(seed)
+        for r in range(9):
+            for c in range(9):
+                if grid[r][c] == kb.EMPTY:
+                    continue
+                meta = board.meta.copy()
+                last = coords.point(9, r, c)
+                meta[kb.LAST_MOVE] = last
+                color = 3 - grid[r][c]
+                want = valid_candidates(grid, board, color, (r, c), rule)
+                for _ in range(4):
+                    if rule == "pattern":
+                        p = kpolicy.pattern_move(board.pts, meta, PATTERNS, np.int64(color), rng, last, 1.0)
+                    else:
+                        p = kpolicy.local_capture(board.pts, meta, np.int64(color), rng, last)
+                    if not want:
+                        assert p == PASS, ((r, c), color, board)
+                        continue
+                    assert p != PASS and coords.row_col(9, p) in want, ((r, c), color, board)
+                offered += bool(want)
+                if rule == "pattern":
+                    # matching, playable points refused as bad self-ataris
+                    for q in naive.empty_points(grid):
+                        near = max(abs(q[0] - r), abs(q[1] - c)) == 1
+                        excluded += (
+                            near
+                            and q not in want
+                            and any(matches_naive(d, neighbours_of(grid, *q)) for d in MOGO_PATTERNS.values())
+                            and naive.is_legal(grid, color, *q)
+                            and not naive.is_eye(grid, color, *q)
+                        )
+    assert offered > 20
+    if rule == "pattern":
+        assert excluded > 0
+
+
+# ---- rule 4: nakade
+
+# White's last move (0, 3) closes a straight three (0, 0) (0, 1) (0, 2) on the edge
+NAKADE = """
+. . . . . . .
+O O O O . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_nakade_plays_the_vital_point_of_the_eye_space_next_to_the_last_move():
+    board = position(NAKADE, (0, 3), WHITE)
+    assert draw_moves(board, heavy_params(nakade=1), 200) == {(0, 1): 200}
+    # the owner plays it as well (to make the eyes): White to move after Black closed the space
+    board = position(NAKADE.replace("O", "X"), (0, 3), BLACK)
+    assert draw_moves(board, heavy_params(nakade=1), 100) == {(0, 1): 100}
+    # a space that is not next to the last move is not looked at
+    board = position(". . . O . . .\n" + NAKADE.strip().split("\n", 1)[1], (6, 6), WHITE)
+    assert naive.flood(naive.from_diagram(str(board)), 0, 0) == {(0, 0), (0, 1), (0, 2)}
+    assert kpolicy.nakade_move(board.pts, board.meta, np.int64(BLACK), board.meta[kb.LAST_MOVE]) == PASS
+
+
+# ---- rule 6: the random move avoiding self-atari
+
+FIVE_STONE_SELF_ATARI = """
+. . . . . . . . .
+. O O O . O . . .
+O X X X X . O . .
+. O O O O O . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_random_move_refuses_the_self_atari_of_a_five_stone_chain():
+    board = position(FIVE_STONE_SELF_ATARI)
+    assert board.last_moves == (PASS, PASS)
+    n = 3000
+    assert draw_moves(board, heavy_params(self_atari=1), n)[(2, 5)] == 0
+    # the check can fail: without the rejection the point is drawn like any other
+    k = len(playable(board, BLACK))
+    assert draw_moves(board, heavy_params(self_atari=0), n)[(2, 5)] > n / k - 4 * math.sqrt(n / k)
+
+
+def test_random_move_refuses_a_two_stone_self_atari_but_not_with_max_stones_two():
+    diagram = """
+    . . . . . . .
+    . . . . . . .
+    . . . O O . .
+    . . O X . O .
+    . . . O . . .
+    . . . . . . .
+    . . . . . . .
+    """
+    board = position(diagram)
+    n = 3000
+    assert draw_moves(board, heavy_params(self_atari=1, self_atari_stones=1), n)[(3, 4)] == 0
+    k = len(playable(board, BLACK))
+    got = draw_moves(board, heavy_params(self_atari=1, self_atari_stones=2), n)[(3, 4)]
+    assert got > n / k - 4 * math.sqrt(n / k)
+
+
+# ---- probabilities
+
+
+@pytest.mark.parametrize(
+    ("rule", "diagram", "last", "answer"),
+    [
+        ("capture", CAPTURE, (1, 3), (3, 2)),
+        ("pattern", PATTERN, (6, 4), (6, 3)),
+        ("nakade", NAKADE, (0, 3), (0, 1)),
+    ],
+    ids=["capture", "pattern", "nakade"],
+)
+def test_a_rule_of_probability_one_half_fires_half_the_time(rule, diagram, last, answer):
+    board = position(diagram, last, WHITE)
+    n = 2000
+    k = len(playable(board, BLACK))
+    # the rule plays the answer half the time; the uniform random move otherwise, 1/k of it
+    p = 0.5 + 0.5 / k
+    got = draw_moves(board, heavy_params(**{rule: 0.5}), n, seed=7)[answer]
+    assert abs(got - n * p) < 4 * math.sqrt(n * p * (1 - p)), (got, n * p)
+
+
+# ---- heavy playouts against naive
+
+
+PARAM_SETS = {
+    "defaults": POLICIES.array("heavy"),
+    "every rule always": POLICIES.array(
+        "heavy",
+        {"capture": 1, "escape": 1, "pattern": 1, "nakade": 1, "capture_any": 1, "self_atari": 1},
+    ),
+    "half": POLICIES.array(
+        "heavy",
+        {"capture": 0.5, "escape": 0.5, "pattern": 0.5, "nakade": 0.5, "capture_any": 0.5, "self_atari": 0.5},
+    ),
+}
+
+# size, playouts (one a seed), moves of the random start position
+PLAYOUT_STARTS = [(5, 30, 4), (9, 12, 20), (13, 4, 40), (19, 3, 60)]
+
+
+def naive_self_atari(grid, color, r, c):
+    """Whether ``color`` playing ``(r, c)`` leaves its chain one liberty, capturing nothing."""
+    after, captured = naive.play(grid, color, r, c)
+    return not captured and len(naive.liberties(after, r, c)) == 1
+
+
+def step_heavy_playout(board, ko, params, seed, max_moves):
+    """A heavy playout from ``board`` one move at a time (the calls the playout loop makes), each
+    move checked against naive: legal under simple ko, not the mover's eye; a pass only when
+    every playable point is a self-atari. Returns the moves and the final kernel state."""
+    size = board.size
+    pts, meta = board.pts.copy(), board.meta.copy()
+    grid = naive.from_diagram(str(board))
+    rng = new_state(seed)
+    none_c, none_d = np.zeros(1, np.int8), np.zeros(1, np.int64)
+    moves = []
+    while meta[kb.PASSES] < 2 and len(moves) < max_moves:
+        c = int(meta[kb.TO_MOVE])
+        p = int(kpolicy.choose_move(HEAVY, params, PATTERNS, pts, meta, ZOBRIST, np.int64(c), rng))
+        ko_point = ko[0] if ko is not None and ko[1] == c else None
+        if p == PASS:
+            rest = {
+                q
+                for q in naive.legal_points(grid, c, ko_point)
+                if not naive.is_eye(grid, c, *q) and not naive_self_atari(grid, c, *q)
+            }
+            assert not rest, f"passed with {rest} playable\n{board}"
+            ko = None
+        else:
+            r, col = coords.row_col(size, p)
+            assert naive.illegal_reason(grid, c, r, col, ko_point) is None, ((r, col), c, grid)
+            assert not naive.is_eye(grid, c, r, col), ((r, col), c, grid)
+            grid, captured = naive.play(grid, c, r, col)
+            k = naive.ko_after(grid, r, col, captured)
+            ko = None if k is None else (k, 3 - c)
+        kp.apply_move(pts, meta, ZOBRIST, np.int64(p), np.int64(c), none_c, none_d, np.int64(0), False)
+        assert grid_of(pts, size) == grid
+        moves.append(p)
+    return moves, pts, meta
+
+
+@pytest.mark.parametrize("name", list(PARAM_SETS))
+@pytest.mark.parametrize(("size", "seeds", "start_moves"), PLAYOUT_STARTS)
+def test_heavy_playouts_play_legal_moves_never_fill_eyes_and_score_as_naive(name, size, seeds, start_moves):
+    """Each move checked against naive (``step_heavy_playout``); the playout kernel plays the
+    same moves from the same seed and returns naive's score of the final position."""
+    params = PARAM_SETS[name]
+    max_moves = 3 * size * size
+    ended = 0
+    for seed in range(seeds):
+        board, game = random_position(size, 700 + seed, start_moves)
+        moves, pts, meta = step_heavy_playout(board, game.ko, params, seed, max_moves)
+        assert meta[kb.PASSES] >= 2 or len(moves) == max_moves
+        ended += meta[kb.PASSES] >= 2
+        # the playout kernel plays the same game from the same seed, and scores it as naive does
+        pts2, meta2 = board.pts.copy(), board.meta.copy()
+        amaf, depths = np.zeros(pts2.shape[1], np.int8), np.zeros(pts2.shape[1], np.int64)
+        score, n = kp.playout(
+            pts2, meta2, ZOBRIST, new_state(seed), HEAVY, params, PATTERNS, max_moves, amaf, depths, 0, False
+        )
+        assert n == len(moves)
+        np.testing.assert_array_equal(pts2[kb.COLOR], pts[kb.COLOR])
+        assert score == naive.area_score(grid_of(pts, size))
+    assert ended >= seeds / 2  # heavy playouts end by two passes, not at the cap
+
+
+@pytest.mark.parametrize("size", [5, 9, 19])
+def test_run_playouts_scores_are_the_naive_scores_of_the_single_playouts(size):
+    board, _ = random_position(size, 900 + size, size)
+    before = board.pts.copy(), board.meta.copy()
+    params = PARAM_SETS["defaults"]
+    n, max_moves = 4, 3 * size * size
+    scores = np.zeros(n, dtype=np.int64)
+    total = kp.run_playouts(
+        board.pts, board.meta, ZOBRIST, new_state(5), HEAVY, params, PATTERNS, np.int64(n), np.int64(max_moves), scores
+    )
+    np.testing.assert_array_equal(board.pts, before[0])
+    np.testing.assert_array_equal(board.meta, before[1])
+    rng = new_state(5)
+    expected, moves = [], 0
+    for _ in range(n):
+        pts, meta = board.pts.copy(), board.meta.copy()
+        amaf, depths = np.zeros(pts.shape[1], np.int8), np.zeros(pts.shape[1], np.int64)
+        score, m = kp.playout(pts, meta, ZOBRIST, rng, HEAVY, params, PATTERNS, max_moves, amaf, depths, 0, False)
+        assert score == naive.area_score(grid_of(pts, size))
+        expected.append(int(score))
+        moves += int(m)
+    assert scores.tolist() == expected and total == moves
+
+
+def test_a_seed_reproduces_the_same_heavy_playout():
+    board, game = random_position(9, 11, 10)
+    params = PARAM_SETS["defaults"]
+    first = step_heavy_playout(board, game.ko, params, 42, 243)
+    again = step_heavy_playout(board, game.ko, params, 42, 243)
+    assert first[0] == again[0]
+    np.testing.assert_array_equal(first[1], again[1])
+    others = {tuple(step_heavy_playout(board, game.ko, params, seed, 243)[0]) for seed in range(6)}
+    assert len(others) == 6
