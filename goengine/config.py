@@ -103,7 +103,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "expand_at", int, 0, 10**6, "expand_after_visits", "--expand-at",
-        "expand a leaf after this many visits (default 1; 0 expands on the first)",
+        "expand a leaf after this many visits (default 8, as Pachi and michi; 0 expands on the first)",
     ),
     Setting(
         "max_memory_mb", float, 0.01, 2.0**20, "tree_memory_MB", "--max-memory",
@@ -153,9 +153,10 @@ class SearchConfig:
     ``playouts`` and ``seconds``: the budget per move; when both are given the search stops at
     whichever comes first; with neither, DEFAULT_PLAYOUTS. A game clock (GTP time settings)
     replaces ``seconds`` with the time it allows for the move. ``threads``: one tree per thread
-    (root parallelism), merged at the root. ``expand_at``: a leaf is expanded once it has been
-    visited this many times (0: on the first visit). ``max_memory_mb``: the trees of all threads
-    together stay under this; at the limit the trees stop growing and the search goes on.
+    (root parallelism), merged at the root. ``expand_at``: a leaf is expanded once this many
+    iterations have ended at it (0: on the first visit; a prior's virtual visits do not count).
+    ``max_memory_mb``: the trees of all threads together stay under this; at the limit the trees
+    stop growing and the search goes on.
     ``resign_threshold``: resign when the best move's win rate is below it after
     ``resign_min_visits`` root visits, or half the playout budget when that is less (0 never
     resigns). ``reuse_tree``: keep the subtree of the moves played; ``batch``: iterations per call
@@ -172,7 +173,7 @@ class SearchConfig:
     seconds: float | None = None
     threads: int = 1
     seed: int = 1
-    expand_at: int = 1
+    expand_at: int = 8
     max_memory_mb: float = 1024.0
     resign_threshold: float = 0.1
     resign_min_visits: int = 1000

@@ -17,7 +17,12 @@ from goengine.kernels import policy as kpolicy
 from goengine.kernels.search import MAX_PARAMS
 from goengine.registry import Choice, Param, Registry
 
-DEFAULT_POLICY = "uniform"
+DEFAULT_POLICY = "heavy"
+
+
+def _probability(name: str, index: int, default: float, words: str, doc: str) -> Param:
+    return Param(name, index, default, words, doc, low=0.0, high=1.0)
+
 
 POLICIES = Registry(
     "playout policy",
@@ -27,42 +32,42 @@ POLICIES = Registry(
             "heavy",
             kpolicy.HEAVY,
             (
-                Param(
+                _probability(
                     "capture",
                     kpolicy.HEAVY_CAPTURE,
                     0.9,
                     "capture_near_last_move",
                     "probability of capturing a chain in atari at or next to the last move",
                 ),
-                Param(
+                _probability(
                     "escape",
                     kpolicy.HEAVY_ESCAPE,
                     0.9,
                     "escape_atari",
                     "probability of saving a chain the last move put in atari",
                 ),
-                Param(
+                _probability(
                     "pattern",
                     kpolicy.HEAVY_PATTERN,
                     0.9,
                     "pattern_next_to_last_move",
                     "probability of playing a MoGo 3x3 pattern next to the last move",
                 ),
-                Param(
+                _probability(
                     "nakade",
                     kpolicy.HEAVY_NAKADE,
                     0.8,
                     "nakade_vital_point",
                     "probability of playing the vital point of a 3-point eye space next to the last move",
                 ),
-                Param(
+                _probability(
                     "capture_any",
                     kpolicy.HEAVY_CAPTURE_ANY,
                     0.0,
                     "capture_anywhere",
                     "probability of capturing any chain in atari on the board (a scan of the empty points)",
                 ),
-                Param(
+                _probability(
                     "self_atari",
                     kpolicy.HEAVY_SELF_ATARI,
                     0.9,
@@ -75,6 +80,8 @@ POLICIES = Registry(
                     1.0,
                     "self_atari_max_stones",
                     "the largest chain a self-atari may leave in atari (nakade throw-ins of 3 excepted)",
+                    low=0,
+                    high=361,
                 ),
                 Param(
                     "ladders",

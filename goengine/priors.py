@@ -22,15 +22,20 @@ from goengine.kernels import prior as kprior
 from goengine.kernels.search import MAX_PARAMS
 from goengine.registry import Choice, Param, Registry
 
-DEFAULT_PRIOR = "none"
+DEFAULT_PRIOR = "heuristic"
+MAX_VISITS = 100_000  # virtual visits a heuristic may give (the counts are int32)
 
 
 def _even() -> Param:
-    return Param("even", kprior.PRIOR_EVEN, 10.0, "even_visits", "visits at one half every child starts with")
+    return _visits("even", kprior.PRIOR_EVEN, 10.0, "even_visits", "visits at one half every child starts with")
+
+
+def _visits(name: str, index: int, default: float, words: str, doc: str) -> Param:
+    return Param(name, index, default, words, doc, low=0.0, high=MAX_VISITS)
 
 
 def _won(name: str, index: int, default: float, words: str, doc: str) -> Param:
-    return Param(name, index, default, words, f"won visits for {doc}")
+    return _visits(name, index, default, words, f"won visits for {doc}")
 
 
 PRIORS = Registry(
@@ -46,14 +51,14 @@ PRIORS = Registry(
                 _won("capture", kprior.PRIOR_CAPTURE, 15.0, "capture_visits", "a move that captures"),
                 _won("escape", kprior.PRIOR_ESCAPE, 15.0, "atari_escape_visits", "an extension that saves a chain"),
                 _won("pattern", kprior.PRIOR_PATTERN, 10.0, "pattern_visits", "a MoGo 3x3 pattern move"),
-                Param(
+                _visits(
                     "self_atari",
                     kprior.PRIOR_SELF_ATARI,
                     10.0,
                     "self_atari_visits",
                     "lost visits for a self-atari of more than one stone",
                 ),
-                Param(
+                _visits(
                     "first_line",
                     kprior.PRIOR_FIRST_LINE,
                     10.0,

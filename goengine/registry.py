@@ -33,7 +33,8 @@ class Param:
     written as words (``goengine-set`` takes it too); ``index``: its slot in the kernel's
     parameter array; ``choices``: named values, ``(text, number)``, the first text of a number
     being how it is written (``hand-selected``), later ones accepted too (``hand``); ``flag``: an
-    on/off switch (0 off, anything else on), shown as a check box.
+    on/off switch (0 off, anything else on), shown as a check box; ``low``, ``high``: the range
+    a number must be in (a probability: 0 to 1).
     """
 
     name: str
@@ -43,6 +44,8 @@ class Param:
     doc: str = ""
     choices: tuple[tuple[str, float], ...] = ()
     flag: bool = False
+    low: float = -math.inf
+    high: float = math.inf
 
     def parse(self, owner: str, value: float | str) -> float:
         """The number the kernel takes for ``value`` (a number, or one of the named values);
@@ -61,6 +64,8 @@ class Param:
             raise ValueError(f"{self.name} of {owner} must be a number, got {value!r}") from None
         if not math.isfinite(number):
             raise ValueError(f"{self.name} of {owner} must be finite, got {value!r}")
+        if not self.low <= number <= self.high:
+            raise ValueError(f"{self.name} of {owner} must be from {self.low:g} to {self.high:g}, got {value!r}")
         return number
 
     @property

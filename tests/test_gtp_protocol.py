@@ -40,7 +40,7 @@ from gtp_harness import GtpHarness
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from goengine import rules
+from goengine import policies, priors, rules
 from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine, serve
@@ -248,7 +248,8 @@ EXTREME_VALUES += ["1e308", "1e309", "-1e308", "nan", "inf", "hand", "none"]
 
 
 def test_no_setting_value_makes_a_command_crash():
-    """Every setting and every rule parameter, set to extreme values: the setting is refused
+    """Every setting and every parameter of the rules, playout policies and priors, set to
+    extreme values: the setting is refused
     cleanly, or accepted and the searches that follow still work. (Before: expand_at >= 2**63
     was accepted and every search then crashed; max_memory_mb 1e308 crashed the command.)"""
     crashes = []
@@ -276,6 +277,13 @@ def test_no_setting_value_makes_a_command_crash():
             for value in EXTREME_VALUES:
                 harness.ok(f"goengine-set rule {name}")
                 probe(harness, f"goengine-set {param.name} {value}")
+    harness.ok(f"goengine-set rule {start.rule}")
+    for kind, registry in (("playout", policies.POLICIES), ("prior", priors.PRIORS)):
+        for name, choice in registry.items():
+            for param in choice.params:
+                for value in EXTREME_VALUES:
+                    harness.ok(f"goengine-set {kind} {name}")
+                    probe(harness, f"goengine-set {kind}.{param.name} {value}")
     assert not crashes, "\n".join(crashes)
 
 

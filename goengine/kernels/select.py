@@ -377,7 +377,10 @@ def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
     For the KL rules, whose exact score costs a root-finding, a first pass finds the arm with the
     highest cheap ``upper_bound`` and scores it exactly; the second pass scores exactly only the
     arms whose bound reaches that score; the others can neither win nor tie. BOUND_MARGIN absorbs
-    rounding (an exact score may exceed its own bound by an ulp, and ties must not be lost)."""
+    rounding (an exact score may exceed its own bound by an ulp, and ties must not be lost).
+
+    A NaN score never wins; when no arm scores above -inf (NaN parameters), an arm is drawn
+    uniformly, so the caller always gets an index in [lo, hi)."""
     threshold = -INF
     if rule == KL_UCB or rule == KL_UCB_RAVE:
         top = lo
@@ -409,4 +412,6 @@ def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
             ties += 1
             if rand_below(rng, ties) == 0:
                 best = i
+    if best < 0:  # no score above -inf: every one NaN (a NaN parameter) or -inf
+        best = lo + rand_below(rng, hi - lo)
     return best
