@@ -124,7 +124,9 @@ def test_python_configurations_are_checked_too():
 
 
 def test_parameters_are_stored_by_name_and_number_whatever_was_given():
-    config = SearchConfig(rule="RAVE", params=(("AMAF_weight_schedule", "hand"), ("k", "500")))
+    config = SearchConfig(
+        rule="RAVE", params=(("AMAF_weight_schedule", "hand"), ("k", "500")), playout="uniform", prior="none"
+    )
     assert config.rule == "rave"
     assert config.params == (("k", 500.0), ("schedule", 0.0))
     assert with_setting(config, "hand_schedule_equivalence_k", "700").params == (("k", 700.0), ("schedule", 0.0))
@@ -186,7 +188,13 @@ def test_with_param_names_what_the_choice_has():
     with pytest.raises(ValueError, match=r"selection rule thompson has no parameter 'c'; it has: none"):
         with_param(SearchConfig(rule="thompson"), "rule", "c", 1)
     with pytest.raises(ValueError, match=r"playout policy uniform has no parameter 'p'; it has: none"):
-        with_param(SearchConfig(), "playout", "p", 1)
+        with_param(SearchConfig(playout="uniform"), "playout", "p", 1)
+    with pytest.raises(ValueError, match=r"playout policy heavy has no parameter 'p'; it has: capture, escape,"):
+        with_param(SearchConfig(playout="heavy"), "playout", "p", 1)
+    with pytest.raises(ValueError, match=r"capture of heavy must be from 0 to 1, got '1.5'"):
+        with_param(SearchConfig(playout="heavy"), "playout", "capture", "1.5")
+    with pytest.raises(ValueError, match=r"even of heuristic must be from 0 to 100000, got '-1'"):
+        with_param(SearchConfig(prior="heuristic"), "prior", "even", "-1")
     assert with_param(SearchConfig(), "rule", "exploration_constant_C", "0.3").params == (("c", 0.3),)
 
 

@@ -10,7 +10,7 @@ import gtp_spec
 import pytest
 
 from goengine import coords
-from goengine.board import Board
+from goengine.board import BLACK, Board
 from goengine.config import EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine
@@ -89,7 +89,7 @@ def test_every_analyze_command_has_the_type_its_answer_needs():
 
 
 def test_lz_analyze_leaves_out_prior_without_one_and_reports_the_real_share_with_one():
-    engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=500)))
+    engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=500, playout="uniform", prior="none")))
     gtp = GtpEngine(engine)
     analysis = gtp.commands["lz-analyze"].__self__  # the analysis group
     board = Board(9)
@@ -113,4 +113,27 @@ def test_lz_analyze_leaves_out_prior_without_one_and_reports_the_real_share_with
     first, second = (coords.to_gtp(9, int(tree.ti[kt.MOVE, c])) for c in kids[:2])
     assert shares[first] == 7500 and shares[second] == 2500
     assert all(v == 0 for k, v in shares.items() if k not in (first, second))
+    engine.close()
+
+
+def test_lz_analyze_reports_the_heuristic_priors_share():
+    """The default prior's virtual visits reach ``prior``: each move's share of them, in 1/10000."""
+    engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=300, prior="heuristic")))
+    gtp = GtpEngine(engine)
+    analysis = gtp.commands["lz-analyze"].__self__
+    board = Board(9)
+    board.play(BLACK, "E5")
+    result = engine.search.run(board, 7.5)
+    line = analysis.info_line(result)
+    shares = {
+        m.group(1): int(m.group(2)) for m in re.finditer(r"info move (\S+) visits \d+ winrate \d+ prior (\d+)", line)
+    }
+    given = engine.search.root_prior()
+    total = sum(v for v, _ in given.values())
+    assert shares and total > 0
+    for vertex, share in shares.items():
+        visits = given[coords.from_gtp(9, vertex)][0]
+        assert abs(share - 10000 * visits / total) <= 1, vertex
+    # moves next to the last one get the near-last-move bonus, so a larger share than a far corner
+    assert given[coords.from_gtp(9, "E6")][0] > given[coords.from_gtp(9, "A9")][0]
     engine.close()

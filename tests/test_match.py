@@ -339,11 +339,12 @@ def test_short_match_against_gnugo(tmp_path):
         # goengine's settings, from goengine-params: the rule, playout policy, prior and parameters
         settings = r[engine_side]["settings"]
         assert settings["selection_rule"] == "rave" and settings["AMAF_weight_schedule"] == "minimum-MSE"
-        assert (settings["playout_policy"], settings["prior_knowledge"]) == ("uniform", "none")
+        assert (settings["playout_policy"], settings["prior_knowledge"]) == ("heavy", "heuristic")
+        assert settings["read_ladders"] == "1" and settings["near_last_move_visits"] == "20"
         assert settings["playouts_per_move"] == "100"
         assert r[gnugo_side]["settings"] == {}  # GNU Go does not know goengine-params
         comment = load_sgf(r["sgf"]).get_root().get("C")
-        assert f"{engine_side} settings: selection_rule=rave playout_policy=uniform prior_knowledge=none" in comment
+        assert f"{engine_side} settings: selection_rule=rave playout_policy=heavy prior_knowledge=heuristic" in comment
         assert r["reason"] == "resignation" or r["reason"].startswith(("two passes", "move cap"))
         check_sgf(r, seed=1 + r["index"])
         assert Path(r["sgf"]) == out / "sgf" / f"default-{r['index']:04d}.sgf"

@@ -155,7 +155,7 @@ def test_a_seed_gives_the_same_search_statistic_for_statistic(rule):
     board = Board(9)
     board.play("b", "E5")
     board.play("w", "C3")
-    search = Search(SearchConfig(rule=rule, playouts=1500, seed=3, playout="uniform", prior="none"))
+    search = Search(SearchConfig(rule=rule, playouts=1500, seed=3, playout="uniform", prior="none", expand_at=1))
     result = search.run(board, 7.5)
     got = [(coords.to_gtp(9, s.move), s.visits, s.wins, s.amaf_visits, s.amaf_wins) for s in result.stats[:3]]
     assert (coords.to_gtp(9, result.move), got, result.nodes) == (move, top, nodes)
@@ -163,6 +163,7 @@ def test_a_seed_gives_the_same_search_statistic_for_statistic(rule):
 
 def test_a_seed_gives_the_same_game():
     """Twelve genmoves with tree reuse, 800 playouts each, seed 11, the default rule (RAVE)."""
-    engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=800, seed=11)))
+    research = SearchConfig(playouts=800, seed=11, playout="uniform", prior="none", expand_at=1)
+    engine = Engine(EngineConfig(size=9, search=research))
     moves = [coords.to_gtp(9, engine.genmove("b" if i % 2 == 0 else "w").move) for i in range(12)]
     assert moves == ["D8", "E7", "D5", "F4", "G2", "E5", "D4", "D7", "F7", "E6", "E8", "C7"]

@@ -42,9 +42,15 @@ def name(board: Board, p: int) -> str:
     return "resign" if p == RESIGN else coords.to_gtp(board.size, p)
 
 
+RESEARCH = {"playout": "uniform", "prior": "none", "expand_at": 1}  # the setting these tests describe
+
+
 def make_search(rule: str = "ucb1", **config) -> Search:
-    """A search that never resigns unless told to (the tests look at the move it prefers)."""
+    """A search that never resigns unless told to (the tests look at the move it prefers), in the
+    research setting (uniform playouts, no prior, expansion on the second visit) unless told."""
     config.setdefault("resign_threshold", 0.0)
+    for key, value in RESEARCH.items():
+        config.setdefault(key, value)
     return Search(SearchConfig(rule=rule, **config))
 
 
