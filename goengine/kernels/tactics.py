@@ -54,6 +54,22 @@ def _add_lib(n, l0, l1, l2, q):
 
 
 @njit(cache=True, inline="always")
+def _add_root(r, r0, r1, r2, r3):
+    """``(r0, r1, r2, r3, new)``: the chain root ``r`` put in the first free slot (NO_POINT)
+    unless one of them holds it already; ``new`` says whether it was added. A point has four
+    neighbours, so four slots always suffice."""
+    if r == r0 or r == r1 or r == r2 or r == r3:
+        return r0, r1, r2, r3, False
+    if r0 == NO_POINT:
+        return r, r1, r2, r3, True
+    if r1 == NO_POINT:
+        return r0, r, r2, r3, True
+    if r2 == NO_POINT:
+        return r0, r1, r, r3, True
+    return r0, r1, r2, r, True
+
+
+@njit(cache=True, inline="always")
 def atari_liberty(pts, root):
     """The one liberty of a chain in atari (``board.in_atari``)."""
     return pts[LIBSUM, root] // pts[LIBS, root]
@@ -117,30 +133,13 @@ def liberties_after(pts, meta, p, c, limit):
             r = pts[CHAIN, q]
             if in_atari(pts, r):  # its last liberty is p: captured
                 n, l0, l1, l2 = _add_lib(n, l0, l1, l2, q)
-                captured += pts[CSIZE, r]
-                if k0 == NO_POINT:
-                    k0 = r
-                elif k1 == NO_POINT:
-                    k1 = r
-                elif k2 == NO_POINT:
-                    k2 = r
-                else:
-                    k3 = r
+                k0, k1, k2, k3, new = _add_root(r, k0, k1, k2, k3)
+                if new:
+                    captured += pts[CSIZE, r]
         elif cq == c:
-            r = pts[CHAIN, q]
-            if r == r0 or r == r1 or r == r2:
-                continue
-            if r0 == NO_POINT:
-                r0 = r
-            elif r1 == NO_POINT:
-                r1 = r
-            elif r2 == NO_POINT:
-                r2 = r
-            else:
-                r3 = r
-            size += pts[CSIZE, r]
-    # a chain counted twice for its captures (two neighbours of p in one chain) is rare and
-    # only makes ``captured`` larger, which callers read as "captures something"
+            r0, r1, r2, r3, new = _add_root(pts[CHAIN, q], r0, r1, r2, r3)
+            if new:
+                size += pts[CSIZE, pts[CHAIN, q]]
     for r in (r0, r1, r2, r3):
         if r == NO_POINT or n >= limit:
             continue
@@ -179,22 +178,14 @@ def _fills_opponent_eye_space(pts, meta, p, c):
     nothing.)"""
     w = meta[W]
     o = 3 - c
-    # the own chains p joins (at most two: the caller's chain has at most three stones)
-    r0, r1, r2 = NO_POINT, NO_POINT, NO_POINT
+    # the own chains p joins
+    r0, r1, r2, r3 = NO_POINT, NO_POINT, NO_POINT, NO_POINT
     for q in (p - w, p - 1, p + 1, p + w):
         if pts[COLOR, q] == c:
-            r = pts[CHAIN, q]
-            if r == r0 or r == r1 or r == r2:
-                continue
-            if r0 == NO_POINT:
-                r0 = r
-            elif r1 == NO_POINT:
-                r1 = r
-            else:
-                r2 = r
+            r0, r1, r2, r3, _ = _add_root(pts[CHAIN, q], r0, r1, r2, r3)
     # every empty neighbour of the chain (other than p) is its liberty; each must be enclosed
-    for k in range(4):
-        r = p if k == 0 else (r0 if k == 1 else (r1 if k == 2 else r2))
+    for k in range(5):
+        r = p if k == 0 else (r0 if k == 1 else (r1 if k == 2 else (r2 if k == 3 else r3)))
         if r == NO_POINT:
             continue
         s = r
@@ -208,7 +199,7 @@ def _fills_opponent_eye_space(pts, meta, p, c):
                         continue
                     if ct == c:
                         rt = pts[CHAIN, t]
-                        if rt == r0 or rt == r1 or rt == r2:
+                        if rt == r0 or rt == r1 or rt == r2 or rt == r3:
                             continue
                     return False
             if k == 0:
