@@ -225,6 +225,28 @@ def check_programs(players: list[Player]) -> None:
             raise Usage(f"{player.name}: cannot run {missing!r} (no such program, or not executable)")
 
 
+def warm_up(players: list[Player], timeout: float) -> None:
+    """Start each goengine configuration once and ask it for one move on a 5x5 board, one after
+    another, before any game (seed 0, which no game uses): goengine compiles its kernels into its
+    on-disk cache on its first search (about a minute on a cold machine, more when several
+    compile at once), which would otherwise fall on the first game's first ``genmove`` and could
+    exceed ``--timeout``. Any
+    failure here is only reported: the games themselves judge a faulty engine."""
+    for player in players:
+        try:
+            client = GtpClient(shlex.split(player.command_for(0)), timeout=timeout)
+        except OSError as err:
+            print(f"warm-up: {player.name} did not start ({err})", file=sys.stderr)
+            continue
+        try:
+            for line in ("boardsize 5", "clear_board", "genmove b"):
+                client.send(line)
+        except GtpClientError as err:
+            print(f"warm-up: {player.name}: {err}", file=sys.stderr)
+        finally:
+            client.close()
+
+
 # ---- the two kinds of match
 
 
@@ -388,6 +410,9 @@ def run(args: argparse.Namespace, out: Path) -> int:
         + (f"; {test.describe()}" if test else ""),
         file=sys.stderr,
     )
+    if specs and not args.cluster:  # goengine's configurations (the opponents are other programs)
+        configs = {p.name: p for pairing in pairings for p in (pairing.engine, pairing.opponent) if p.seeded}
+        warm_up(list(configs.values()), 5 * args.timeout)
     runner = Runner(jobs, args.cluster)
     stop = play(runner, specs, records, folders, args, verdict, specs_to_play)
     show(all_records(out), out, args)
