@@ -11,6 +11,12 @@ per playout and per second, the mean area score (Black minus White, no komi), an
 figures measured in fresh processes: the first call with an empty numba cache (compile time) and
 with a warm cache (what a user waits for before the first playout). The machine's load average is
 printed with the results, since these machines are shared.
+
+The speed reference (``bench/reference.py``: ``../shared/tools/yardstick.py``) runs before the
+first size and after each, and every rate is also printed as a multiple of it ("x ref") and, for
+``uniform``, of libego's light playouts' equivalent in the same sitting ("x libego", 1.08x the
+reference on 9x9 and 1.17x on 19x19; the target is 1.0x). A ratio carries from machine to machine
+and from a quiet hour to a busy one; an absolute rate does not.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import reference
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -67,7 +74,8 @@ def time_first_playout(size: int, policy: str, cache_root: str) -> float:
 
 
 def measure(size: int, runs: int, seconds: float, seed: int, policy: str = "uniform") -> dict:
-    """Median playout speed of ``policy`` from the empty board, and the start-up times."""
+    """Median playout speed of ``policy`` from the empty board, and the start-up times (the ratios
+    to the reference are added by ``add_ratios``)."""
     with tempfile.TemporaryDirectory() as cache_root:
         compile_s = time_first_playout(size, policy, cache_root)
         warm_s = statistics.median(time_first_playout(size, policy, cache_root) for _ in range(3))
@@ -112,6 +120,18 @@ def measure(size: int, runs: int, seconds: float, seed: int, policy: str = "unif
     }
 
 
+def add_ratios(row: dict, ref: reference.Reference) -> None:
+    """``x_reference`` (every policy) and ``x_libego`` (``uniform``: libego's light playouts are its
+    anchor) from the reference's median rate in this sitting."""
+    rate = ref.rate(row["size"])
+    if rate is None:
+        return
+    row["reference_playouts_per_s"] = round(rate)
+    row["x_reference"] = round(row["playouts_per_s"] / rate, 3)
+    if row["policy"] == "uniform":
+        row["x_libego"] = round(ref.ratio(row["playouts_per_s"], row["size"], reference.LIBEGO), 3)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[9, 19], help="board sizes (default 9 19)")
@@ -122,27 +142,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object per size instead of a table")
     args = parser.parse_args(argv)
 
-    results = [measure(size, args.runs, args.seconds, args.seed, args.policy) for size in args.sizes]
+    ref = reference.Reference()
+    ref.run()
+    results = []
+    for size in args.sizes:
+        results.append(measure(size, args.runs, args.seconds, args.seed, args.policy))
+        ref.run()
+    for row in results:
+        add_ratios(row, ref)
     if args.json:
         for row in results:
             print(json.dumps(row))
         return 0
     header = (
         f"{'size':>5} {'playouts/s':>11} {'(min-max)':>17} {'moves/playout':>14} {'moves/s':>11} "
-        f"{'mean score':>10} {'compile s':>9} {'warm start s':>12}"
+        f"{'mean score':>10} {'compile s':>9} {'warm start s':>12} {'x ref':>6} {'x libego':>8}"
     )
     print(header)
     for r in results:
         spread = f"({r['playouts_per_s_min']}-{r['playouts_per_s_max']})"
         print(
             f"{r['size']:>5} {r['playouts_per_s']:>11} {spread:>17} {r['moves_per_playout']:>14} "
-            f"{r['moves_per_s']:>11} {r['mean_score']:>10} {r['compile_s']:>9} {r['warm_startup_s']:>12}"
+            f"{r['moves_per_s']:>11} {r['mean_score']:>10} {r['compile_s']:>9} {r['warm_startup_s']:>12} "
+            f"{reference.fmt_ratio(r.get('x_reference')):>6} {reference.fmt_ratio(r.get('x_libego')):>8}"
         )
     load = results[-1]["load_avg"]
     print(
         f"policy {args.policy}, median of {args.runs} runs, one thread, seed {args.seed}; "
         f"load average {load[0]} {load[1]} {load[2]}"
     )
+    print(ref.describe())
+    if args.policy == "uniform" and ref.available:
+        print("x libego: the rate over libego's light playouts' equivalent (1.08x / 1.17x the reference); target 1.0x")
     return 0
 
 

@@ -19,9 +19,13 @@ speed-up is the two-thread rate divided by the one-thread rate of the same rule 
 machine with two cores it cannot exceed 2, and less when other work shares the cores, so the
 load average is printed with every result.
 
-Targets, from Pachi's UCT measured on this kind of machine, one thread: with light playouts
-(27,800 iterations/s on 9x9, 6,900 on 19x19) >= 28,000 and >= 7,000 for ``--playout uniform``;
-with its heavy playouts (about 9,100 and 2,500) >= 9,100 and >= 2,500 for ``--playout heavy``.
+Targets are ratios to the speed reference run in the same sitting (``bench/reference.py``:
+``../shared/tools/yardstick.py``, before the first round and after each), so they hold on any
+machine and under any load: one thread, Pachi's UCT with light playouts ran 0.45x the reference on
+9x9 and 0.56x on 19x19 (27,800 and 6,900 iterations/s when the reference ran about 60,000 and
+12,300), the target of ``--playout uniform``; with its heavy playouts 0.15x and 0.20x (about 9,100
+and 2,500), the target of ``--playout heavy``. "x Pachi" is a row's rate over that equivalent;
+1.00x meets the target.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ import sys
 import time
 from pathlib import Path
 
+import reference
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -42,9 +48,9 @@ from goengine.board import Board  # noqa: E402
 from goengine.config import SearchConfig  # noqa: E402
 from goengine.search import Search  # noqa: E402
 
-# one thread, by playout policy: Pachi's UCT measured on this kind of machine, light playouts
-# 27,800 / 6,900 iterations a second, heavy (moggy) 9,100 / 2,500
-TARGETS = {"uniform": {9: 28_000, 19: 7_000}, "heavy": {9: 9_100, 19: 2_500}}
+# one thread, by playout policy: Pachi's UCT as a multiple of the reference, light playouts and
+# heavy (moggy) ones
+ANCHORS = {"uniform": reference.PACHI_LIGHT, "heavy": reference.PACHI_HEAVY}
 KOMI = 7.5
 
 
@@ -91,12 +97,14 @@ def warm_up(rule_names: list[str], sizes: list[int], max_threads: int, playout: 
                 search.close()
 
 
-def measure_all(configs: list[tuple[str, int, int]], args: argparse.Namespace) -> list[dict]:
+def measure_all(configs: list[tuple[str, int, int]], args: argparse.Namespace, ref: reference.Reference) -> list[dict]:
     """Every configuration ``(rule, size, threads)`` ``args.runs`` times, in rounds (one run of each
-    configuration per round), so a change in the machine's load while the benchmark runs falls
-    on every row alike rather than on the rows that happen to run late."""
+    configuration per round, then one run of the reference), so a change in the machine's load
+    while the benchmark runs falls on every row and on the reference alike rather than on the rows
+    that happen to run late."""
     rates: dict[tuple, list[float]] = {c: [] for c in configs}
     loads: dict[tuple, list[float]] = {c: [] for c in configs}
+    ref.run()
     for k in range(args.runs):
         for config in configs:
             rule, size, threads = config
@@ -104,6 +112,7 @@ def measure_all(configs: list[tuple[str, int, int]], args: argparse.Namespace) -
                 one_run(rule, size, threads, args.seconds, args.seed + k, args.max_memory, args.playout, args.prior)
             )
             loads[config].append(os.getloadavg()[0])
+        ref.run()
     rows = []
     for config in configs:
         rule, size, threads = config
@@ -122,10 +131,12 @@ def measure_all(configs: list[tuple[str, int, int]], args: argparse.Namespace) -
             "seed": args.seed,
             "load_1min": round(statistics.mean(loads[config]), 2),
         }
-        targets = TARGETS.get(args.playout, {})
-        if threads == 1 and size in targets:
-            row["target"] = targets[size]
-            row["meets_target"] = rate >= targets[size]
+        anchor = ANCHORS.get(args.playout, {})
+        ratio = ref.ratio(rate, size, anchor)
+        if threads == 1 and ratio is not None:
+            row["reference_playouts_per_s"] = round(ref.rate(size))
+            row["x_pachi"] = round(ratio, 3)
+            row["meets_target"] = ratio >= 1.0
         rows.append(row)
     return rows
 
@@ -139,19 +150,20 @@ def add_speedups(rows: list[dict]) -> None:
             r["speedup"] = round(r["iterations_per_s"] / base, 2)
 
 
-def print_table(rows: list[dict], args: argparse.Namespace, load_before: list[float]) -> None:
+def print_table(rows: list[dict], args: argparse.Namespace, load_before: list[float], ref: reference.Reference) -> None:
     print(
-        f"{'rule':<14} {'size':>4} {'thr':>3} {'iter/s':>8} {'(min-max)':>17} {'speed-up':>8} {'target':>8} {'load':>5}"
+        f"{'rule':<14} {'size':>4} {'thr':>3} {'iter/s':>8} {'(min-max)':>17} {'speed-up':>8} "
+        f"{'x Pachi':>11} {'load':>5}"
     )
     for r in rows:
         spread = f"({r['iterations_per_s_min']}-{r['iterations_per_s_max']})"
         speedup = f"{r['speedup']:.2f}" if "speedup" in r and r["threads"] > 1 else ""
         target = ""
-        if "target" in r:
-            target = ("ok " if r["meets_target"] else "LOW ") + f"{r['target'] // 1000}k"
+        if "x_pachi" in r:
+            target = reference.fmt_ratio(r["x_pachi"]) + (" ok" if r["meets_target"] else " LOW")
         print(
             f"{r['rule']:<14} {r['size']:>4} {r['threads']:>3} {r['iterations_per_s']:>8} {spread:>17} "
-            f"{speedup:>8} {target:>8} {r['load_1min']:>5.2f}"
+            f"{speedup:>8} {target:>11} {r['load_1min']:>5.2f}"
         )
     after = load_average()
     print(
@@ -160,11 +172,14 @@ def print_table(rows: list[dict], args: argparse.Namespace, load_before: list[fl
         f"load: the 1-minute load average during the row's runs; {os.cpu_count()} CPUs; "
         f"load average before {' '.join(map(str, load_before))}, after {' '.join(map(str, after))}"
     )
-    targets = TARGETS.get(args.playout, {})
-    if targets:
+    print(ref.describe())
+    anchor = ANCHORS.get(args.playout, {})
+    if anchor and ref.available:
         print(
-            f"targets (one thread, Pachi's UCT with {'heavy' if args.playout == 'heavy' else 'light'} playouts): "
-            + ", ".join(f"{size}x{size} >= {t:,}" for size, t in targets.items())
+            f"x Pachi: one thread's rate over Pachi's UCT with {'heavy' if args.playout == 'heavy' else 'light'} "
+            "playouts ("
+            + ", ".join(f"{size}x{size} {m:.2f}x" for size, m in anchor.items())
+            + " the reference); target 1.00x"
         )
 
 
@@ -206,13 +221,14 @@ def main(argv: list[str] | None = None) -> int:
 
     load_before = load_average()
     warm_up(args.rules, args.sizes, max(threads), args.playout, args.prior)
-    rows = measure_all([(rule, size, t) for rule in args.rules for size in args.sizes for t in threads], args)
+    ref = reference.Reference()
+    rows = measure_all([(rule, size, t) for rule in args.rules for size in args.sizes for t in threads], args, ref)
     add_speedups(rows)
     if args.json:
         for row in rows:
             print(json.dumps(row))
     else:
-        print_table(rows, args, load_before)
+        print_table(rows, args, load_before, ref)
     return 0
 
 
