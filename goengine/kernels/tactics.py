@@ -258,6 +258,8 @@ def ladder_captures(pts, meta, zobrist, p, c):
     liberty captures. MAX_LADDER_STEPS ataris without a verdict count as an escape. Simple ko
     only; ko-dependent ladders are misjudged, as in every cheap reader.
     """
+    # Two scratch boards used in turn: a followed atari's board becomes the next step's, so a
+    # step costs one board copy per atari tried, none to carry the line on.
     work = pts[: EMPTY_POS + 1].copy()  # the rows ``place`` and ``is_legal`` read and write
     wmeta = meta.copy()
     trial = np.empty_like(work)
@@ -277,11 +279,11 @@ def ladder_captures(pts, meta, zobrist, p, c):
             extend = b if k == 0 else a
             if not is_legal(work, wmeta, attack, o):
                 continue
+            if liberties_after(work, wmeta, attack, o, 2)[0] <= 1:
+                continue  # the defender would capture the attacking stone (no copy needed to see it)
             trial[:] = work
             tmeta[:] = wmeta
             place(trial, tmeta, zobrist, attack, o)
-            if in_atari(trial, trial[CHAIN, attack]):
-                continue  # the defender captures the attacking stone
             root = trial[CHAIN, p]
             if _can_capture_next_to(trial, tmeta, root):
                 continue
@@ -292,8 +294,8 @@ def ladder_captures(pts, meta, zobrist, p, c):
             if m <= 1:
                 return True
             if m == 2:
-                work[:] = trial
-                wmeta[:] = tmeta
+                work, trial = trial, work
+                wmeta, tmeta = tmeta, wmeta
                 followed = True
                 break
         if not followed:
