@@ -226,12 +226,14 @@ def check_programs(players: list[Player]) -> None:
 
 
 def warm_up(players: list[Player], timeout: float) -> None:
-    """Start each goengine configuration once and ask it for one move on a 5x5 board, one after
-    another, before any game (seed 0, which no game uses): goengine compiles its kernels into its
-    on-disk cache on its first search (about a minute on a cold machine, more when several
-    compile at once), which would otherwise fall on the first game's first ``genmove`` and could
-    exceed ``--timeout``. Any
-    failure here is only reported: the games themselves judge a faulty engine."""
+    """Start each goengine configuration once and play a short game on a 5x5 board with it, one
+    after another, before any game (seed 0, which no game uses): goengine compiles its kernels
+    into its on-disk cache when it first calls them (about a minute on a cold machine, more when
+    several compile at once), which would otherwise fall on the first game's first moves: the
+    first ``genmove`` could exceed ``--timeout``, and the second, which keeps the subtree of the
+    first (``Tree.keep_subtree``), took 15 s of a 2 s budget in a 19x19 game. So: a move for each
+    colour, then ``final_score`` (the judging playouts). Any failure here is only reported: the
+    games themselves judge a faulty engine."""
     for player in players:
         try:
             client = GtpClient(shlex.split(player.command_for(0)), timeout=timeout)
@@ -239,7 +241,7 @@ def warm_up(players: list[Player], timeout: float) -> None:
             print(f"warm-up: {player.name} did not start ({err})", file=sys.stderr)
             continue
         try:
-            for line in ("boardsize 5", "clear_board", "genmove b"):
+            for line in ("boardsize 5", "clear_board", "genmove b", "genmove w", "final_score"):
                 client.send(line)
         except GtpClientError as err:
             print(f"warm-up: {player.name}: {err}", file=sys.stderr)
