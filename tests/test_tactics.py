@@ -486,3 +486,58 @@ def test_nakade_point_is_none_for_other_spaces(diagram):
 def test_nakade_point_on_an_empty_board_is_none():
     board = Board(9)
     assert all(kt.nakade_point(board.pts, board.meta, p) == NO_POINT for p in board.points())
+
+
+def slow_ladder(board, p, c):
+    """The ladder reader as first written (before its shortcuts: two scratch boards used in
+    turn, the attacking stone's atari seen before a copy, three free neighbours of the extension
+    ending a line at once): the attacker tries both liberties in order on fresh copies."""
+    work, wmeta = board.pts.copy(), board.meta.copy()
+    o = 3 - c
+    kb.place(work, wmeta, ZOBRIST, p, c)
+    for _ in range(kt.MAX_LADDER_STEPS):
+        n, a, b, _ = kt.chain_liberties(work, wmeta, work[kb.CHAIN, p], 3)
+        if n >= 3:
+            return False
+        if n <= 1:
+            return True
+        followed = False
+        for attack, extend in ((a, b), (b, a)):
+            if not kb.is_legal(work, wmeta, attack, o):
+                continue
+            trial, tmeta = work.copy(), wmeta.copy()
+            kb.place(trial, tmeta, ZOBRIST, attack, o)
+            if kb.in_atari(trial, trial[kb.CHAIN, attack]):
+                continue
+            if kt._can_capture_next_to(trial, tmeta, trial[kb.CHAIN, p]):
+                continue
+            if not kb.is_legal(trial, tmeta, extend, c):
+                return True
+            kb.place(trial, tmeta, ZOBRIST, extend, c)
+            m = kt.chain_liberties(trial, tmeta, trial[kb.CHAIN, p], 3)[0]
+            if m <= 1:
+                return True
+            if m == 2:
+                work, wmeta = trial, tmeta
+                followed = True
+                break
+        if not followed:
+            return False
+    return False
+
+
+def test_the_ladder_shortcuts_change_no_verdict_on_random_positions():
+    # every escape to exactly two liberties on random 9x9 and 19x19 positions, both colours
+    verdicts = []
+    for size, seed, moves in [(9, s, 30 + 8 * s) for s in range(8)] + [(19, s, 150 + 60 * s) for s in range(4)]:
+        board, _ = random_position(size, 400 + seed, moves)
+        for p in board.pts[kb.EMPTIES, : board.meta[kb.N_EMPTY]].tolist():
+            for c in (BLACK, WHITE):
+                n, _size, captured = kt.liberties_after(board.pts, board.meta, p, c, 3)
+                if n != 2 or captured > 0 or not kb.is_legal(board.pts, board.meta, p, c):
+                    continue
+                caught = slow_ladder(board, p, c)
+                verdicts.append(caught)
+                assert bool(kt.ladder_captures(board.pts, board.meta, ZOBRIST, p, c)) == caught, (size, seed, p, c)
+                assert bool(kt.escape_works(board.pts, board.meta, ZOBRIST, p, c, True)) == (not caught)
+    assert len(verdicts) > 200 and 20 < sum(verdicts) < len(verdicts) - 20, (len(verdicts), sum(verdicts))

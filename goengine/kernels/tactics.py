@@ -3,8 +3,9 @@ captures and escapes around a point, and the vital point of a small eye space.
 
 Reading guide: ``liberties_after`` is the workhorse (the distinct liberties a chain would have
 after a move, counted up to three, without playing it); ``is_bad_self_atari`` and
-``escape_works`` are built on it; ``ladder_captures`` reads a ladder on a scratch copy of the
-board; ``nakade_point`` finds the vital point of a three-point eye space.
+``escape_works`` are built on it (``liberty_points_after`` also names the liberties);
+``ladder_captures`` reads a ladder on a scratch copy of the board; ``nakade_point`` finds the
+vital point of a three-point eye space.
 
 The board keeps pseudo-liberties (``kernels.board``), which answer "in atari?" and "which
 liberty?" at once but cannot tell two liberties from three. Here liberties are counted for real
@@ -112,7 +113,17 @@ def _touches_new_chain(pts, w, p, c, r0, r1, r2, r3, s):
 @njit(cache=True)
 def liberties_after(pts, meta, p, c, limit):
     """What ``c`` playing on the empty point ``p`` would make, without playing it:
-    ``(liberties counted up to limit (at most 3), stones in the chain, stones captured)``.
+    ``(liberties counted up to limit (at most 3), stones in the chain, stones captured)``
+    (``liberty_points_after`` without the points)."""
+    n, _l0, _l1, _l2, size, captured = liberty_points_after(pts, meta, p, c, limit)
+    return n, size, captured
+
+
+@njit(cache=True)
+def liberty_points_after(pts, meta, p, c, limit):
+    """What ``c`` playing on the empty point ``p`` would make, without playing it:
+    ``(liberties counted up to limit (at most 3), the first three of them (NO_POINT past the
+    count), stones in the chain, stones captured)``.
 
     The chain is the new stone with every ``c`` chain next to it; its liberties are its empty
     neighbours other than ``p``, plus the points of captured stones next to it (a captured
@@ -166,7 +177,17 @@ def liberties_after(pts, meta, p, c, limit):
                 break
     if n > limit:
         n = limit
-    return n, size, captured
+    return n, l0, l1, l2, size, captured
+
+
+@njit(cache=True, inline="always")
+def _free_neighbours(pts, w, q, x, y):
+    """The empty neighbours of ``q`` other than ``x`` and ``y``."""
+    k = 0
+    for t in (q - w, q - 1, q + 1, q + w):
+        if t != x and t != y and pts[COLOR, t] == EMPTY:
+            k += 1
+    return k
 
 
 @njit(cache=True)
@@ -265,6 +286,7 @@ def ladder_captures(pts, meta, zobrist, p, c):
     trial = np.empty_like(work)
     tmeta = np.empty_like(wmeta)
     o = 3 - c
+    w = meta[W]
     place(work, wmeta, zobrist, p, c)
     for _ in range(MAX_LADDER_STEPS):
         root = work[CHAIN, p]
@@ -277,6 +299,8 @@ def ladder_captures(pts, meta, zobrist, p, c):
         for k in range(2):
             attack = a if k == 0 else b
             extend = b if k == 0 else a
+            if _free_neighbours(work, w, extend, attack, NO_POINT) >= 3:
+                continue  # extending there gives three liberties: no atari of this side works
             if not is_legal(work, wmeta, attack, o):
                 continue
             if liberties_after(work, wmeta, attack, o, 2)[0] <= 1:
@@ -306,13 +330,22 @@ def ladder_captures(pts, meta, zobrist, p, c):
 @njit(cache=True)
 def escape_works(pts, meta, zobrist, p, c, read_ladders):
     """Whether ``c`` extending on ``p`` (the liberty of its chain in atari) saves it: the chain
-    then has three liberties or more, or two and (with ``read_ladders``) no ladder catches it."""
-    n, _size, captured = liberties_after(pts, meta, p, c, 3)
+    then has three liberties or more, or two and (with ``read_ladders``) no ladder catches it.
+
+    The ladder is read only when it could be one: when at least one of the two liberties, taken
+    by the attacker, leaves the other with fewer than three empty neighbours (besides ``p`` and
+    the taken one); otherwise the defender extends to three liberties whichever the attacker
+    takes, which ends any ladder at its first step. In the open board that settles most escapes
+    without copying a board."""
+    n, a, b, _l2, _size, captured = liberty_points_after(pts, meta, p, c, 3)
     if n >= 3:
         return True
     if n <= 1:
         return False
     if captured > 0 or not read_ladders:
+        return True
+    w = meta[W]
+    if _free_neighbours(pts, w, a, b, p) >= 3 and _free_neighbours(pts, w, b, a, p) >= 3:
         return True
     return not ladder_captures(pts, meta, zobrist, p, c)
 
