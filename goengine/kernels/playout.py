@@ -18,11 +18,8 @@ with them.
 import numpy as np
 from numba import njit
 
-from .board import EMPTY_POS, PASS, PASSES, TO_MOVE, area_score, place, play_pass
+from .board import PASS, PASSES, TO_MOVE, area_score, copy_state, place, play_pass
 from .policy import choose_move
-
-# pts rows a playout must copy to start from a position (the scratch rows need not be copied)
-STATE_ROWS = EMPTY_POS + 1
 
 
 @njit(cache=True, inline="always")
@@ -70,8 +67,7 @@ def run_playouts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts
     no_depth = np.zeros(1, dtype=np.int64)
     total_moves = 0
     for k in range(n_playouts):
-        pts[:STATE_ROWS] = pts0[:STATE_ROWS]
-        meta[:] = meta0
+        copy_state(pts0, meta0, pts, meta)
         score, moves = playout(
             pts, meta, zobrist, rng, policy, params, patterns, max_moves, no_amaf, no_depth, 0, False
         )

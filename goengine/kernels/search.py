@@ -48,11 +48,12 @@ from .board import (
     TO_MOVE,
     WHITE,
     W,
+    copy_state,
     hash_after,
     is_eye,
     is_legal,
 )
-from .playout import STATE_ROWS, apply_move, playout
+from .playout import apply_move, playout
 from .prior import init_children, pass_is_child
 from .select import select_best
 from .tree import AVISITS, AWINS, FIRST, MAX_VISITS, MOVE, NCHILD, VISITS, WINS, alloc_children, leaf_iterations
@@ -195,8 +196,7 @@ def run_iterations(tree, root, settings, params, rng, n_iter):
     root_color = meta0[TO_MOVE]
     done = 0
     while done < n_iter and ti[VISITS, 0] < MAX_VISITS:
-        pts[:STATE_ROWS] = pts0[:STATE_ROWS]
-        meta[:] = meta0
+        copy_state(pts0, meta0, pts, meta)
         if needs_amaf:
             # amaf_depth is read only where amaf_color is set, which sets it too: no reset needed
             amaf_color[:] = 0
@@ -274,8 +274,7 @@ def owner_counts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts
     w = meta0[W]
     size = meta0[SIZE]
     for _ in range(n_playouts):
-        pts[:STATE_ROWS] = pts0[:STATE_ROWS]
-        meta[:] = meta0
+        copy_state(pts0, meta0, pts, meta)
         # judged as if play went on: at the end of a game (two passes, when final_score is asked)
         # a playout that starts with the pass count would stop at once and judge nothing dead
         meta[PASSES] = 0

@@ -24,12 +24,13 @@ from .board import (
     COLOR,
     CSIZE,
     EMPTY,
-    EMPTY_POS,
     LIBS,
     LIBSUM,
     NEXT,
     NO_POINT,
+    STATE_ROWS,
     W,
+    copy_state,
     in_atari,
     is_legal,
     place,
@@ -281,7 +282,7 @@ def ladder_captures(pts, meta, zobrist, p, c):
     """
     # Two scratch boards used in turn: a followed atari's board becomes the next step's, so a
     # step costs one board copy per atari tried, none to carry the line on.
-    work = pts[: EMPTY_POS + 1].copy()  # the rows ``place`` and ``is_legal`` read and write
+    work = pts[:STATE_ROWS].copy()  # the rows ``place`` and ``is_legal`` read and write
     wmeta = meta.copy()
     trial = np.empty_like(work)
     tmeta = np.empty_like(wmeta)
@@ -305,8 +306,7 @@ def ladder_captures(pts, meta, zobrist, p, c):
                 continue
             if liberties_after(work, wmeta, attack, o, 2)[0] <= 1:
                 continue  # the defender would capture the attacking stone (no copy needed to see it)
-            trial[:] = work
-            tmeta[:] = wmeta
+            copy_state(work, wmeta, trial, tmeta)
             place(trial, tmeta, zobrist, attack, o)
             root = trial[CHAIN, p]
             if _can_capture_next_to(trial, tmeta, root):
