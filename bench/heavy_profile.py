@@ -10,6 +10,11 @@ whose removal speeds the playouts up by x % costs about x % of a heavy playout (
 at every move; the moves it would have chosen are then drawn at random instead, so playouts also
 change length a little: moves per playout are shown). The variants run in rounds, so a change in
 the machine's load falls on all alike; the median of ``--runs`` rounds is reported.
+
+Times are the process's CPU time (``time.process_time``; the kernels run on one thread), and a
+variant's speed-up is the median over rounds of its rate over the heavy rate of the same round:
+on a shared machine wall-clock ratios taken across rounds moved by 30 % from one run to the next.
+(With other work on the machine's two cores, even these move by 10-20 %: profile on a quiet one.)
 """
 
 from __future__ import annotations
@@ -55,30 +60,30 @@ def profile(size: int, runs: int, seconds: float) -> list[dict]:
     for name, (pid, params) in setups.items():  # compile, then size each batch to about `seconds`
         scores = np.zeros(200, dtype=np.int64)
         kp.run_playouts(pts, meta, ZOBRIST, new_state(0), pid, params, patterns, np.int64(20), cap, scores)
-        start = time.perf_counter()
+        start = time.process_time()
         kp.run_playouts(pts, meta, ZOBRIST, new_state(0), pid, params, patterns, np.int64(200), cap, scores)
-        batch[name] = max(50, int(200 * seconds / max(time.perf_counter() - start, 1e-6)))
+        batch[name] = max(50, int(200 * seconds / max(time.process_time() - start, 1e-6)))
     rates = {name: [] for name in setups}
     moves = {name: [] for name in setups}
     for k in range(runs):
         for name, (pid, params) in setups.items():
             n = batch[name]
             scores = np.zeros(n, dtype=np.int64)
-            start = time.perf_counter()
+            start = time.process_time()
             rng = new_state(k + 1)
             total = kp.run_playouts(pts, meta, ZOBRIST, rng, pid, params, patterns, np.int64(n), cap, scores)
-            rates[name].append(n / (time.perf_counter() - start))
+            rates[name].append(n / (time.process_time() - start))
             moves[name].append(total / n)
-    heavy = statistics.median(rates["heavy"])
     rows = []
     for name in setups:
         rate = statistics.median(rates[name])
+        vs_heavy = statistics.median(r / h for r, h in zip(rates[name], rates["heavy"], strict=True))
         rows.append(
             {
                 "size": size,
                 "variant": name,
                 "playouts_per_s": round(rate),
-                "vs_heavy": round(rate / heavy, 3),
+                "vs_heavy": round(vs_heavy, 3),
                 "us_per_playout": round(1e6 / rate, 1),
                 "moves_per_playout": round(statistics.mean(moves[name]), 1),
                 "runs": runs,
