@@ -287,6 +287,7 @@ class Search:
         if board.size > 13:
             batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
         settings, params = self.kernel.for_position(komi, cap, True)
+        work = ksearch.new_workspace(board.pts.shape[1])
         while not self._interrupt:
             n = batch if share is None else min(batch, share - done)
             if n <= 0 or (done > 0 and time.perf_counter() >= deadline):  # one batch at least
@@ -295,6 +296,7 @@ class Search:
             ran = ksearch.run_iterations(
                 (tree.ti, tree.tf, tree.tmeta),
                 (board.pts, root_meta, ZOBRIST, seen, PATTERNS),
+                work,
                 settings,
                 params,
                 tree.rng,

@@ -1,5 +1,18 @@
 """numba kernels: pure functions over numpy arrays. No classes, strings or configuration objects here.
 
+Every kernel that allocates nothing is compiled with ``_nrt=False``: without numba's reference
+counting. With it, numba increments and decrements an array's reference count (two atomic
+instructions, each a call) whenever an array is bound to a name, which includes every argument of
+an ``inline="always"`` kernel; the refcount pruning pass removes only some. In the uniform
+playout that was 39 % of the CPU time (``perf``, 2026-11-23). Compiling the playout, policy,
+tactics, prior, selection and search kernels without it made uniform playouts 1.32x (9x9) and
+1.42x (19x19) faster and heavy playouts 1.32x / 1.40x (``bench/playouts.py``, same sitting). So
+the hot path allocates nothing: scratch lives in rows of the board arrays (``board.LADDER``) or
+in arrays the caller makes once (``search.new_workspace``). Only the kernels that allocate or
+return new arrays keep reference counting (``ALLOCATING``); a test holds every other kernel to
+``_nrt=False``, which must be explicit: a kernel without the option inherits its caller's
+setting, and numba's cache does not tell the two compilations apart.
+
 numba's on-disk cache does not notice an edit in a callee that lives in another file, so a stale
 compiled kernel could run after a change. We therefore key the cache folder to a hash of these
 sources: an edited kernel always compiles afresh. This must run before any kernel module is
@@ -32,3 +45,15 @@ def cache_dir() -> Path:
 # NUMBA_CACHE_DIR set by the user wins; otherwise point numba at our keyed folder.
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(cache_dir())
+
+# the kernels that allocate arrays (or return new ones), compiled with reference counting; every
+# other kernel is compiled with ``_nrt=False`` (the module docstring says why)
+ALLOCATING = frozenset(
+    {
+        "bandit.run_games",
+        "board.new_board",
+        "playout.run_playouts",
+        "search.owner_counts",
+        "tree.copy_subtree",
+    }
+)

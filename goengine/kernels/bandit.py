@@ -29,14 +29,14 @@ from .select import select_best
 POLICY_STREAM = 1 << 20  # stream id of the policy RNG; machines use 0 .. K-1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stream_seed(seed, run, stream):
     """The seed of random stream ``stream`` of run ``run`` of an experiment seeded ``seed``
     (all non-negative integers; ``seed`` as uint64)."""
     return splitmix64(splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(run)) ^ np.uint64(stream))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(rule, params, means, pulls, arm_states, rng, w, n, aw, an):
     """One game: ``pulls`` pulls of the machines ``means`` (float64[K], win probabilities) under rule
     ``rule`` with ``params`` (``kernels.select``). Returns the total reward.
@@ -55,7 +55,7 @@ def play(rule, params, means, pulls, arm_states, rng, w, n, aw, an):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_run(seed, run, arm_states, rng):
     """Seed the machine streams and the policy stream of run ``run``."""
     for i in range(arm_states.shape[0]):

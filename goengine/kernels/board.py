@@ -14,8 +14,13 @@ State is ``(pts, meta)``:
 - ``pts``: int32[NFIELDS, w * w], one row per per-point field (the row constants below).
   Chain fields (``LIBS``, ``LIBSUM``, ``LIBSUM2``, ``CSIZE``) are valid only at a chain's root,
   the point whose index is the chain id stored in ``CHAIN``.
-- ``meta``: int64[NMETA], the scalars (empty count, ko, hash, passes, side to move, the last two
-  moves, geometry).
+- ``meta``: int64[META_LEN]; its first NMETA slots are the scalars (empty count, ko, hash,
+  passes, side to move, the last two moves, geometry).
+
+Rows after STATE_ROWS (and meta after NMETA) are scratch that kernels borrow, so that nothing
+called during a playout allocates: flood-fill marks and queue, and the two positions the ladder
+reader plays on. A kernel that allocates nothing is compiled without numba's reference counting
+(``_nrt=False``, see ``goengine.kernels``), which is what makes the playouts fast.
 
 Liberties are kept as *pseudo-liberties* (libego, GNU Go's "liberty edges"): a chain counts one for
 every (stone, empty neighbour) pair, so a liberty shared by two of its stones counts twice.
@@ -53,12 +58,12 @@ LIBSUM2 = 5  # at a root: sum of their squares
 CSIZE = 6  # at a root: number of stones
 EMPTIES = 7  # EMPTIES[0 : meta[N_EMPTY]] lists the empty points, in no order
 EMPTY_POS = 8  # for an empty point, its index in EMPTIES
+# the rows that hold the position; the rows after them are scratch, never copied with it
+STATE_ROWS = EMPTY_POS + 1
 MARK = 9  # scratch for flood fills
 STACK = 10  # scratch for flood fills
-NFIELDS = 11
-
-# the rows that hold the position; MARK and STACK are scratch, never copied with it
-STATE_ROWS = EMPTY_POS + 1
+LADDER = 11  # two scratch positions of STATE_ROWS rows each, for ``tactics.ladder_captures``
+NFIELDS = LADDER + 2 * STATE_ROWS
 
 # slots of meta
 N_EMPTY = 0
@@ -72,7 +77,8 @@ SIZE = 7
 W = 8
 LAST_MOVE = 9  # the point of the last move; PASS after a pass and before the first move
 LAST_MOVE2 = 10  # the move before it, the same way
-NMETA = 11
+NMETA = 11  # the slots of a position
+META_LEN = 3 * NMETA  # meta also holds the scalars of the two LADDER scratch positions
 
 
 @njit(cache=True)
@@ -80,7 +86,7 @@ def new_board(size):
     """An empty ``size`` x ``size`` board with Black to move, as ``(pts, meta)``."""
     w = size + 2
     pts = np.zeros((NFIELDS, w * w), dtype=np.int32)
-    meta = np.zeros(NMETA, dtype=np.int64)
+    meta = np.zeros(META_LEN, dtype=np.int64)
     meta[SIZE] = size
     meta[W] = w
     meta[KO] = NO_POINT
@@ -101,10 +107,10 @@ def new_board(size):
     return pts, meta
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def copy_state(pts0, meta0, pts, meta):
-    """Copy the position ``(pts0, meta0)`` (its STATE_ROWS rows and ``meta``) into ``(pts, meta)``,
-    arrays of the same shapes.
+    """Copy the position ``(pts0, meta0)`` (its STATE_ROWS rows and NMETA slots) into
+    ``(pts, meta)``, which have at least as many.
 
     Written as loops because numba compiles ``pts[:STATE_ROWS] = pts0[:STATE_ROWS]`` for 2-D
     arrays into an element-by-element broadcast: on a 19x19 board 1.9 us a copy against 0.28 us
@@ -115,11 +121,11 @@ def copy_state(pts0, meta0, pts, meta):
     for r in range(STATE_ROWS):
         for p in range(npts):
             pts[r, p] = pts0[r, p]
-    for k in range(meta0.shape[0]):
+    for k in range(NMETA):
         meta[k] = meta0[k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def in_atari(pts, root):
     """True when the chain with this root has exactly one liberty (at least one stone assumed)."""
     n = np.int64(pts[LIBS, root])
@@ -127,21 +133,21 @@ def in_atari(pts, root):
     return n > 0 and n * np.int64(pts[LIBSUM2, root]) == s * s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_lib(pts, root, p):
     pts[LIBS, root] += 1
     pts[LIBSUM, root] += p
     pts[LIBSUM2, root] += p * p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _remove_lib(pts, root, p):
     pts[LIBS, root] -= 1
     pts[LIBSUM, root] -= p
     pts[LIBSUM2, root] -= p * p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _remove_empty(pts, meta, p):
     i = pts[EMPTY_POS, p]
     n = meta[N_EMPTY] - 1
@@ -151,7 +157,7 @@ def _remove_empty(pts, meta, p):
     meta[N_EMPTY] = n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_empty(pts, meta, p):
     n = meta[N_EMPTY]
     pts[EMPTIES, n] = p
@@ -159,7 +165,7 @@ def _add_empty(pts, meta, p):
     meta[N_EMPTY] = n + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _merge(pts, a, b):
     """Merge the chains with roots ``a`` and ``b``; the smaller is relabelled. Returns the root."""
     if pts[CSIZE, a] < pts[CSIZE, b]:
@@ -181,7 +187,7 @@ def _merge(pts, a, b):
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _remove_chain(pts, meta, zobrist, root):
     """Take the chain off the board; its neighbours gain the freed pseudo-liberties.
     Returns the number of stones removed."""
@@ -208,7 +214,7 @@ def _remove_chain(pts, meta, zobrist, root):
     return pts[CSIZE, root]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def place(pts, meta, zobrist, p, c):
     """Put a stone of colour ``c`` on the empty point ``p`` and capture what it captures.
 
@@ -260,7 +266,7 @@ def place(pts, meta, zobrist, p, c):
     return captured
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def play_pass(meta, c):
     """Colour ``c`` passes: the ko ban lapses and the pass count grows."""
     meta[KO] = NO_POINT
@@ -271,7 +277,7 @@ def play_pass(meta, c):
     meta[LAST_MOVE] = PASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(pts, meta, zobrist, p, c):
     """Play a legal move (a point or ``PASS``) for colour ``c``. Returns the stones captured."""
     if p == PASS:
@@ -280,7 +286,7 @@ def play(pts, meta, zobrist, p, c):
     return place(pts, meta, zobrist, p, c)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def is_legal(pts, meta, p, c):
     """Whether ``c`` may play on ``p`` under simple ko: ``p`` empty, not the ko point banned to
     ``c``, and not suicide (the stone has an empty neighbour, joins a chain with another liberty,
@@ -306,7 +312,7 @@ def is_legal(pts, meta, p, c):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def is_eye(pts, meta, p, c):
     """Whether the empty point ``p`` is an eye of colour ``c``, which random playouts never fill.
 
@@ -334,7 +340,7 @@ def is_eye(pts, meta, p, c):
     return bad + edge < 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hash_after(pts, meta, zobrist, p, c):
     """The Zobrist hash of the position after ``c`` plays the legal move ``p``, without playing it:
     the new stone, minus every adjacent opponent chain whose last liberty is ``p``."""
@@ -368,7 +374,7 @@ def hash_after(pts, meta, zobrist, p, c):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def area_score(pts, meta):
     """Tromp-Taylor area count, Black minus White: stones, plus every empty region that borders
     stones of one colour only. No komi.

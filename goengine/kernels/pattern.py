@@ -21,7 +21,7 @@ N_CODES = 1 << 16
 NEIGHBOUR_ORDER = ("NW", "N", "NE", "W", "E", "SW", "S", "SE")
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def code3x3(pts, p, w):
     """The 16-bit code of the eight neighbours of ``p`` (order NW N NE W E SW S SE, two bits each)."""
     col = pts[COLOR]
@@ -37,7 +37,7 @@ def code3x3(pts, p, w):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def matches(table, pts, p, w):
     """Whether the neighbourhood of the point ``p`` is one of ``table``'s patterns."""
     return table[code3x3(pts, p, w)] != 0

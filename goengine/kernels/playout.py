@@ -22,7 +22,7 @@ from .board import PASS, PASSES, TO_MOVE, area_score, copy_state, place, play_pa
 from .policy import choose_move
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def apply_move(pts, meta, zobrist, p, c, amaf_color, amaf_depth, depth, record_amaf):
     """Play ``p`` (a legal point, or PASS) for ``c``; with ``record_amaf``, a point nobody has
     played yet in this iteration records ``c`` and ``depth``."""
@@ -35,7 +35,7 @@ def apply_move(pts, meta, zobrist, p, c, amaf_color, amaf_depth, depth, record_a
     place(pts, meta, zobrist, p, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playout(pts, meta, zobrist, rng, policy, params, patterns, max_moves, amaf_color, amaf_depth, depth, record_amaf):
     """Play the moves of policy ``policy`` (parameters ``params``, 3x3 pattern table ``patterns``)
     from the position (``meta[TO_MOVE]`` to move) to the end.

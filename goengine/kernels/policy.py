@@ -66,7 +66,7 @@ HEAVY_SELF_ATARI_STONES = 6  # the largest chain a self-atari may leave in atari
 HEAVY_LADDERS = 7  # 1: escapes are checked for ladders
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def is_playable(pts, meta, p, c):
     """Whether a playout may play ``c`` on the empty point ``p``: legal, and not ``c``'s eye.
 
@@ -86,7 +86,7 @@ def is_playable(pts, meta, p, c):
     return not is_eye(pts, meta, p, c) and is_legal(pts, meta, p, c)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def random_move(pts, meta, c, rng):
     """The ``uniform`` policy: a move for ``c`` drawn uniformly from the legal points that are
     not ``c``'s eyes, or PASS.
@@ -110,7 +110,7 @@ def random_move(pts, meta, c, rng):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pick(rng, seen, current, candidate):
     """Reservoir sampling of one item: the ``seen``-th candidate replaces ``current`` with
     probability 1 / seen."""
@@ -119,7 +119,7 @@ def _pick(rng, seen, current, candidate):
     return current
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def local_capture(pts, meta, c, rng, last):
     """A move of ``c`` capturing an opponent chain in atari at ``last`` or its eight neighbours, or
     PASS. Drawn among those stones, so a chain with more stones there is likelier to be taken."""
@@ -139,7 +139,7 @@ def local_capture(pts, meta, c, rng, last):
     return move
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def atari_escape(pts, meta, zobrist, c, rng, last, read_ladders):
     """A move saving a ``c`` chain the last move put in atari, or PASS: a capture of an opponent
     chain in atari next to it, or the extension on its liberty when ``tactics.escape_works``."""
@@ -171,7 +171,7 @@ def atari_escape(pts, meta, zobrist, c, rng, last, read_ladders):
     return move
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pattern_move(pts, meta, patterns, c, rng, last, max_stones):
     """An empty neighbour (of eight) of ``last`` matching a pattern of ``patterns``, playable
     and no bad self-atari, or PASS."""
@@ -187,7 +187,7 @@ def pattern_move(pts, meta, patterns, c, rng, last, max_stones):
     return move
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nakade_move(pts, meta, c, last):
     """The vital point of a three-point eye space next to ``last`` (``tactics.nakade_point``),
     if ``c`` may play it, or PASS."""
@@ -199,7 +199,7 @@ def nakade_move(pts, meta, c, last):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def capture_anywhere(pts, meta, c, rng):
     """A move of ``c`` capturing an opponent chain in atari anywhere: the first found, scanning
     the empty points from a random one. PASS when there is none."""
@@ -222,7 +222,7 @@ def capture_anywhere(pts, meta, c, rng):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_move_avoiding_self_atari(pts, meta, c, rng, reject, max_stones):
     """``random_move``, except that a bad self-atari (``tactics.is_bad_self_atari``) drawn is
     rejected with probability ``reject`` and another point drawn."""
@@ -243,7 +243,7 @@ def random_move_avoiding_self_atari(pts, meta, c, rng, reject, max_stones):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heavy_move(params, patterns, pts, meta, zobrist, c, rng):
     """The ``heavy`` policy's move for ``c`` (the rules of the module docstring, in order)."""
     last = meta[LAST_MOVE]
@@ -272,7 +272,7 @@ def heavy_move(params, patterns, pts, meta, zobrist, c, rng):
     return random_move_avoiding_self_atari(pts, meta, c, rng, params[HEAVY_SELF_ATARI], max_stones)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def choose_move(policy, params, patterns, pts, meta, zobrist, c, rng):
     """The move policy ``policy`` (an id above) plays for ``c`` in the position, or PASS.
     ``params``: the policy's parameters (float64, its registry's order); ``patterns``: the 3x3

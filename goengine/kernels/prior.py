@@ -74,13 +74,13 @@ MAX_UNSETTLED = 10  # PASS waits while this many empty points belong to nobody (
 SELF_ATARI_STONES = 1  # the prior's bad self-atari leaves more than one stone in atari
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def earliest_pass(size):
     """The first move number at which PASS may be a child (Pachi's ``board_earliest_pass``)."""
     return size * size / (7.0 - size / 5.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unsettled_points(pts, meta):
     """The empty points the area count gives nobody: those in regions that touch stones of both
     colours, or of none. Uses ``board.area_score``'s flood fill (its MARK row)."""
@@ -93,7 +93,7 @@ def unsettled_points(pts, meta):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pass_is_child(prior, pts, meta):
     """Whether a node in ``(pts, meta)`` gets a PASS child (besides when it has no other)."""
     if prior == NONE:
@@ -107,14 +107,14 @@ def pass_is_child(prior, pts, meta):
     return unsettled_points(pts, meta) < MAX_UNSETTLED
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add(ti, tf, child, visits, value):
     n = int(visits)
     ti[VISITS, child] += n
     tf[WINS, child] += value * n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _empty_around(pts, meta, p):
     """Whether every point within Manhattan distance 2 of ``p`` is empty or off the board."""
     w = meta[W]
@@ -134,7 +134,7 @@ def _empty_around(pts, meta, p):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _heuristic(params, patterns, pts, meta, zobrist, ti, tf, child):
     p = ti[MOVE, child]
     _add(ti, tf, child, params[PRIOR_EVEN], 0.5)
@@ -160,7 +160,7 @@ def _heuristic(params, patterns, pts, meta, zobrist, ti, tf, child):
         _add(ti, tf, child, params[PRIOR_NEAR_LAST], 1.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_children(prior, params, patterns, pts, meta, zobrist, ti, tf, first, count):
     """Give the children ``first .. first + count - 1`` (the moves of the side to move in
     ``(pts, meta)``) the initial statistics of prior ``prior`` (an id above): virtual visits and

@@ -20,7 +20,7 @@ _S27 = np.uint64(27)
 _S32 = np.uint64(32)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def splitmix64(z):
     """The splitmix64 finaliser of ``z`` + the golden ratio (Steele, Lea, Flood 2014): a bijection
     of uint64 that scatters nearby inputs, used to turn seeds and stream ids into states."""
@@ -30,7 +30,7 @@ def splitmix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_state(state, seed):
     """Fill ``state`` (uint64[1]) from an integer seed with splitmix64, so nearby seeds differ."""
     z = splitmix64(np.uint64(seed))
@@ -39,7 +39,7 @@ def seed_state(state, seed):
     state[0] = z
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def next_u64(state):
     """The next 64-bit output; advances ``state``."""
     x = state[0]
@@ -50,7 +50,7 @@ def next_u64(state):
     return x * _MULT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rand_below(state, n):
     """A uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift on the high 32 bits;
     the bias is below n / 2**32)."""
@@ -58,7 +58,7 @@ def rand_below(state, n):
     return np.int64((hi * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_float(state):
     """A uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

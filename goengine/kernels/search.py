@@ -11,6 +11,9 @@ come in groups, so a new capability adds a field, not a parameter to every call:
 - ``root``: ``(pts0, meta0, zobrist, seen, patterns)``, the root position, the Zobrist keys, the
   sorted hashes of the game's earlier positions, and the 3x3 pattern table (``kernels.pattern``)
   the playout policy and the prior read;
+- ``work``: ``new_workspace``'s scratch arrays, made once per search by the caller, so that
+  the kernel allocates nothing and runs without numba's reference counting (``_nrt=False``:
+  ``goengine.kernels`` says what that buys);
 - ``settings``: int64[N_SETTINGS], the integer settings at the slot constants below (the rule,
   policy and prior ids, expansion threshold, move cap...);
 - ``params``: float64[N_PARAM_ROWS, MAX_PARAMS], one row each for the rule's, the playout
@@ -42,6 +45,8 @@ from .board import (
     HASH,
     MARK,
     MAX_POINTS,
+    META_LEN,
+    NFIELDS,
     PASS,
     PASSES,
     SIZE,
@@ -81,13 +86,13 @@ N_PARAM_ROWS = 4
 MAX_PARAMS = 8  # columns: the most parameters a rule, policy or prior may have
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_sorted(sorted_hashes, h):
     i = np.searchsorted(sorted_hashes, h)
     return i < sorted_hashes.shape[0] and sorted_hashes[i] == h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves, with_pass):
     """Fill ``moves`` with the children a node gets: legal non-eye points for the side to move,
     superko-checked against ``seen`` and ``path_hash[:depth + 1]``, then PASS if ``with_pass`` or
@@ -115,7 +120,7 @@ def candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves, with_pass
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reward(score, player):
     """1 if ``player`` wins with this score (Black minus White minus komi), 1/2 for a draw, else 0."""
     if score == 0.0:
@@ -123,7 +128,7 @@ def reward(score, player):
     return 1.0 if (score > 0.0) == (player == BLACK) else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def backup(ti, tf, path, depth, root_color, score, amaf_color, amaf_depth, needs_amaf):
     """Credit one result to the nodes on ``path[:depth + 1]``, and the AMAF statistics of their
     children when ``needs_amaf``. The node at depth d was played by the root player's opponent
@@ -148,7 +153,7 @@ def backup(ti, tf, path, depth, root_color, score, amaf_color, amaf_depth, needs
                     tf[AWINS, ch] += r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def expand(tree, pts, meta, zobrist, seen, patterns, path_hash, depth, node, moves, settings, params):
     """Give ``node`` (at ``depth``, in the position ``(pts, meta)``) its children: the candidate
     moves as one block, then the prior's initial statistics. False when the pool is full."""
@@ -161,8 +166,23 @@ def expand(tree, pts, meta, zobrist, seen, patterns, path_hash, depth, node, mov
     return True
 
 
-@njit(cache=True, nogil=True)
-def run_iterations(tree, root, settings, params, rng, n_iter):
+def new_workspace(npts: int) -> tuple:
+    """The scratch arrays of one thread's ``run_iterations`` on a board of ``npts`` padded points:
+    the iteration's position, the AMAF record (colour and depth), the path and its hashes, and
+    the move list of an expansion."""
+    return (
+        np.zeros((NFIELDS, npts), dtype=np.int32),
+        np.zeros(META_LEN, dtype=np.int64),
+        np.zeros(npts, dtype=np.int8),
+        np.full(npts, NOT_PLAYED, dtype=np.int64),
+        np.zeros(MAX_DEPTH, dtype=np.int64),
+        np.zeros(MAX_DEPTH, dtype=np.int64),
+        np.zeros(npts + 1, dtype=np.int32),
+    )
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def run_iterations(tree, root, work, settings, params, rng, n_iter):
     """Run up to ``n_iter`` iterations from the root position; returns the number run.
 
     Expansion: a leaf is expanded once ``settings[EXPAND_AT]`` iterations have ended at it (its
@@ -185,21 +205,16 @@ def run_iterations(tree, root, settings, params, rng, n_iter):
     rule_params = params[RULE_PARAMS]
     policy_params = params[POLICY_PARAMS]
     komi = params[SCALARS, KOMI]
+    pts, meta, amaf_color, amaf_depth, path, path_hash, moves = work
     npts = pts0.shape[1]
-    pts = np.empty_like(pts0)
-    meta = np.empty_like(meta0)
-    amaf_color = np.zeros(npts, dtype=np.int8)
-    amaf_depth = np.full(npts, NOT_PLAYED, dtype=np.int64)
-    path = np.empty(MAX_DEPTH, dtype=np.int64)
-    path_hash = np.empty(MAX_DEPTH, dtype=np.int64)
-    moves = np.empty(npts + 1, dtype=np.int32)
     root_color = meta0[TO_MOVE]
     done = 0
     while done < n_iter and ti[VISITS, 0] < MAX_VISITS:
         copy_state(pts0, meta0, pts, meta)
         if needs_amaf:
             # amaf_depth is read only where amaf_color is set, which sets it too: no reset needed
-            amaf_color[:] = 0
+            for p in range(npts):
+                amaf_color[p] = 0
         node = 0
         depth = 0
         path[0] = 0

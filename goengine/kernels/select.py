@@ -67,12 +67,12 @@ SCHEDULE_HAND = 0.0
 SCHEDULE_MSE = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _log_t(t):
     return math.log(max(t, 1.0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ucb1(w, n, t, c):
     """UCB1 (seed 002_76cbbfab57ec8172.txt; Auer, Cesa-Bianchi, Fischer 2002):
     ``x + C sqrt(ln t / n)``.
@@ -83,7 +83,7 @@ def ucb1(w, n, t, c):
     return w / n + c * math.sqrt(_log_t(t) / n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ucb1_tuned(w, n, t, gamma):
     """UCB1-Tuned (seed 000_3122025fe939e09b.txt, eq. 1.1-1.2, with gamma of eq. 3.1):
     ``x + gamma sqrt((ln t / n) min(1/4, V))``, ``V = x - x^2 + sqrt(2 ln t / n)``.
@@ -97,7 +97,7 @@ def ucb1_tuned(w, n, t, gamma):
     return x + gamma * math.sqrt(lt / n * min(0.25, v))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def beta_ucb(w, n, t, gamma):
     """Beta-UCB (seed 000_3122025fe939e09b.txt, eq. 2.1-2.2 with eq. 3.1 and the extra factor 1/2
     of section 3.1): ``x + (gamma / 2) sqrt(ln t V)`` with the variance of Beta(w+1, n-w+1),
@@ -113,7 +113,7 @@ def beta_ucb(w, n, t, gamma):
     return w / n + 0.5 * gamma * math.sqrt(lt * v)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def beta_mean_ucb(w, n, t, c, bias):
     """The beta-mean UCB (seed 001_409292b0b5da6ccf.txt, the computer-go list, 2008, as in
     libego): UCB1 with the exploration term scaled by the mean of Beta(w+1, l+1),
@@ -133,7 +133,7 @@ def beta_mean_ucb(w, n, t, c, bias):
     return w / n + c * math.sqrt(_log_t(t) * m / n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bernoulli_kl(p, q):
     """KL(Bernoulli(p) || Bernoulli(q)), with 0 log 0 = 0; q is clipped inside (0, 1)."""
     eps = 1e-15
@@ -146,14 +146,14 @@ def bernoulli_kl(p, q):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kl_upper_bound(p, d):
     """An upper bound on ``kl_upper(p, d)`` from two lower bounds on KL(p, q), q >= p:
     Pinsker's 2 (q - p)^2, and (q - p)^2 / (2 q), which is tight for small p."""
     return min(1.0, p + math.sqrt(d / 2.0), p + d + math.sqrt(d * d + 2.0 * p * d))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kl_upper(p, d):
     """The largest q in [p, 1] with KL(p, q) <= d, to KL_TOLERANCE (1e-12) in q.
 
@@ -191,7 +191,7 @@ def kl_upper(p, d):
     return min(hi, max(p, q))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kl_ucb(w, n, t, c):
     """KL-UCB (seed 003_ec764aba0e4115cd.txt, eq. 3; Garivier and Cappe 2011):
     ``max { q in [x, 1] : n KL(x, q) <= ln t + c ln ln t }``; the seed uses c = 0. The
@@ -207,7 +207,7 @@ def kl_ucb(w, n, t, c):
     return kl_upper(w / n, bound / n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rave_beta(n, an, t, schedule, k, b):
     """The weight of the AMAF mean in MC-RAVE (Gelly and Silver 2011, "Monte-Carlo tree search and
     rapid action value estimation in computer Go", Artificial Intelligence 175).
@@ -222,7 +222,7 @@ def rave_beta(n, an, t, schedule, k, b):
     return an / denom if denom > 0.0 else 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rave(w, n, t, aw, an, schedule, k, b, c):
     """MC-RAVE (Gelly and Silver 2011): ``(1 - beta) x + beta xa + C sqrt(ln t / n)``, xa = aw / an
     the AMAF mean, beta from ``rave_beta``; C = 0 is the paper's choice (RAVE explores by itself).
@@ -241,7 +241,7 @@ def rave(w, n, t, aw, an, schedule, k, b, c):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kl_ucb_rave(w, n, t, aw, an, schedule, k, b, c):
     """KL-UCB+RAVE (seed 003_ec764aba0e4115cd.txt, eq. 5): Fuego's RAVE mix with the mean replaced
     by its KL-UCB upper bound: ``weight q_KL + (1 - weight) xa``, weight = 1 - beta (``rave_beta``),
@@ -258,7 +258,7 @@ def kl_ucb_rave(w, n, t, aw, an, schedule, k, b, c):
     return (1.0 - beta) * q + beta * (aw / an)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ucb_v(w, n, t, c, zeta):
     """UCB-V (seed 004_b7bcabfe495e5caa.txt, eq. 3-4; Audibert, Munos, Szepesvari 2007):
     ``x + sqrt(2 s^2 e / n) + c 3 e / n`` with the exploration function ``e = zeta ln t`` and the
@@ -271,7 +271,7 @@ def ucb_v(w, n, t, c, zeta):
     return x + math.sqrt(2.0 * x * (1.0 - x) * e / n) + c * 3.0 * e / n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ucb_minimal(w, n, c1, c2):
     """UCB-Minimal (seed 004_b7bcabfe495e5caa.txt, eq. 2; Maes, Wehenkel, Ernst 2011):
     ``x + C1 / n^C2``; it ignores t. Unvisited: +inf. n = 1: x + C1. All wins: 1 + C1 / n^C2;
@@ -284,7 +284,7 @@ def ucb_minimal(w, n, c1, c2):
     return w / n + c1 / scale
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _standard_normal(rng):
     """Marsaglia's polar method."""
     while True:
@@ -295,7 +295,7 @@ def _standard_normal(rng):
             return u * math.sqrt(-2.0 * math.log(s) / s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sample_gamma(a, rng):
     """Gamma(a, 1) for a >= 1 (Marsaglia and Tsang 2000)."""
     d = a - 1.0 / 3.0
@@ -311,7 +311,7 @@ def sample_gamma(a, rng):
             return d * v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def thompson(w, n, rng):
     """Thompson sampling: a draw from Beta(w + 1, n - w + 1), the posterior of the arm's mean
     under a uniform prior (seed 000, Theorem 1). Unvisited: a uniform draw. n = 1: Beta(2, 1) or
@@ -323,7 +323,7 @@ def thompson(w, n, rng):
     return x / (x + y)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score(rule, params, w, n, t, aw, an, rng):
     """The score of one arm under rule ``rule`` (an id above); higher is better, +inf first."""
     if rule == UCB1:
@@ -349,7 +349,7 @@ def score(rule, params, w, n, t, aw, an, rng):
     return -INF
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def upper_bound(rule, params, w, n, t, aw, an):
     """A cheap upper bound on ``score`` for the rules whose exact score is costly, +inf otherwise.
 
@@ -369,7 +369,7 @@ def upper_bound(rule, params, w, n, t, aw, an):
     return (1.0 - beta) * q + beta * (aw / an)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
     """The index in [lo, hi) of the arm with the highest ``score``, ties broken uniformly at
     random (reservoir sampling over the tied arms). ``w, n, aw, an`` are arrays over arms.

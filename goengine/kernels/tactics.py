@@ -4,7 +4,7 @@ captures and escapes around a point, and the vital point of a small eye space.
 Reading guide: ``liberties_after`` is the workhorse (the distinct liberties a chain would have
 after a move, counted up to three, without playing it); ``is_bad_self_atari`` and
 ``escape_works`` are built on it (``liberty_points_after`` also names the liberties);
-``ladder_captures`` reads a ladder on a scratch copy of the board; ``nakade_point`` finds the
+``ladder_captures`` reads a ladder on the board's scratch positions; ``nakade_point`` finds the
 vital point of a three-point eye space.
 
 The board keeps pseudo-liberties (``kernels.board``), which answer "in atari?" and "which
@@ -15,7 +15,6 @@ kept in three scalars rather than an array: these functions run at every playout
 not allocate.
 """
 
-import numpy as np
 from numba import njit
 
 from .board import (
@@ -24,9 +23,11 @@ from .board import (
     COLOR,
     CSIZE,
     EMPTY,
+    LADDER,
     LIBS,
     LIBSUM,
     NEXT,
+    NMETA,
     NO_POINT,
     STATE_ROWS,
     W,
@@ -39,7 +40,7 @@ from .board import (
 MAX_LADDER_STEPS = 64  # attacker moves read before a ladder counts as broken (9x9: ~10 needed)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_lib(n, l0, l1, l2, q):
     """``(n, l0, l1, l2)`` with ``q`` added if new; never holds more than three."""
     if n == 0:
@@ -55,7 +56,7 @@ def _add_lib(n, l0, l1, l2, q):
     return n, l0, l1, l2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_root(r, r0, r1, r2, r3):
     """``(r0, r1, r2, r3, new)``: the chain root ``r`` put in the first free slot (NO_POINT)
     unless one of them holds it already; ``new`` says whether it was added. A point has four
@@ -71,13 +72,13 @@ def _add_root(r, r0, r1, r2, r3):
     return r0, r1, r2, r, True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def atari_liberty(pts, root):
     """The one liberty of a chain in atari (``board.in_atari``)."""
     return pts[LIBSUM, root] // pts[LIBS, root]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chain_liberties(pts, meta, root, limit):
     """The chain's distinct liberties, counted up to ``limit`` (at most 3): ``(n, l0, l1, l2)``,
     the first ``n`` of ``l0, l1, l2`` being liberties."""
@@ -97,7 +98,7 @@ def chain_liberties(pts, meta, root, limit):
             return n, l0, l1, l2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _touches_new_chain(pts, w, p, c, r0, r1, r2, r3, s):
     """Whether the point ``s`` is next to the chain ``c`` would make on ``p``: next to ``p`` or to
     a stone of one of the chains ``r0 .. r3`` it joins."""
@@ -111,7 +112,7 @@ def _touches_new_chain(pts, w, p, c, r0, r1, r2, r3, s):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def liberties_after(pts, meta, p, c, limit):
     """What ``c`` playing on the empty point ``p`` would make, without playing it:
     ``(liberties counted up to limit (at most 3), stones in the chain, stones captured)``
@@ -120,7 +121,7 @@ def liberties_after(pts, meta, p, c, limit):
     return n, size, captured
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def liberty_points_after(pts, meta, p, c, limit):
     """What ``c`` playing on the empty point ``p`` would make, without playing it:
     ``(liberties counted up to limit (at most 3), the first three of them (NO_POINT past the
@@ -181,7 +182,7 @@ def liberty_points_after(pts, meta, p, c, limit):
     return n, l0, l1, l2, size, captured
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _free_neighbours(pts, w, q, x, y):
     """The empty neighbours of ``q`` other than ``x`` and ``y``."""
     k = 0
@@ -191,7 +192,7 @@ def _free_neighbours(pts, w, q, x, y):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fills_opponent_eye_space(pts, meta, p, c):
     """Whether the chain ``c`` would make by playing ``p``, in self-atari, fills the opponent's
     eye space: its stones and its last liberty make a region enclosed by the opponent's stones
@@ -235,7 +236,7 @@ def _fills_opponent_eye_space(pts, meta, p, c):
 NAKADE_MAX_STONES = 3  # a self-atari this small inside the opponent's eye space may be a nakade
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_bad_self_atari(pts, meta, p, c, max_stones):
     """Whether ``c`` playing ``p`` leaves a chain of more than ``max_stones`` stones in atari
     (one liberty) or with none, capturing nothing.
@@ -251,7 +252,7 @@ def is_bad_self_atari(pts, meta, p, c, max_stones):
     return not (size <= NAKADE_MAX_STONES and _fills_opponent_eye_space(pts, meta, p, c))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _can_capture_next_to(pts, meta, root):
     """Whether the owner of the chain ``root`` can capture, at once, an adjacent opponent chain
     (one in atari), which breaks a ladder."""
@@ -267,13 +268,14 @@ def _can_capture_next_to(pts, meta, root):
             return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ladder_captures(pts, meta, zobrist, p, c):
     """Whether the chain ``c`` makes by playing ``p`` (a move that leaves it exactly two
     liberties, the opponent to move) is caught in a ladder: the opponent ataris it again and
     again, ``c`` extends each time, and it never gets a third liberty.
 
-    Read on a scratch copy of the board (``pts`` is not changed). At each step the attacker
+    Read on the two scratch positions ``pts`` and ``meta`` carry (``board.LADDER``); the position
+    itself is not changed. At each step the attacker
     tries both liberties; an atari whose stone could be captured at once, or after which the
     defender can capture a neighbouring chain in atari, fails. The first atari that leaves the
     defender two liberties again is followed (a ladder has one line); one that leaves it one
@@ -281,11 +283,13 @@ def ladder_captures(pts, meta, zobrist, p, c):
     only; ko-dependent ladders are misjudged, as in every cheap reader.
     """
     # Two scratch boards used in turn: a followed atari's board becomes the next step's, so a
-    # step costs one board copy per atari tried, none to carry the line on.
-    work = pts[:STATE_ROWS].copy()  # the rows ``place`` and ``is_legal`` read and write
-    wmeta = meta.copy()
-    trial = np.empty_like(work)
-    tmeta = np.empty_like(wmeta)
+    # step costs one board copy per atari tried, none to carry the line on. They are views of
+    # the scratch rows (slicing the first axis keeps them C-contiguous): no allocation.
+    work = pts[LADDER : LADDER + STATE_ROWS]
+    trial = pts[LADDER + STATE_ROWS : LADDER + 2 * STATE_ROWS]
+    wmeta = meta[NMETA : 2 * NMETA]
+    tmeta = meta[2 * NMETA : 3 * NMETA]
+    copy_state(pts, meta, work, wmeta)
     o = 3 - c
     w = meta[W]
     place(work, wmeta, zobrist, p, c)
@@ -327,7 +331,7 @@ def ladder_captures(pts, meta, zobrist, p, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def escape_works(pts, meta, zobrist, p, c, read_ladders):
     """Whether ``c`` extending on ``p`` (the liberty of its chain in atari) saves it: the chain
     then has three liberties or more, or two and (with ``read_ladders``) no ladder catches it.
@@ -350,7 +354,7 @@ def escape_works(pts, meta, zobrist, p, c, read_ladders):
     return not ladder_captures(pts, meta, zobrist, p, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def captures_something(pts, meta, p, c):
     """Whether ``c`` playing ``p`` captures (an adjacent opponent chain has ``p`` as its last
     liberty). Returns the stones captured (a chain met twice counts twice)."""
@@ -365,7 +369,7 @@ def captures_something(pts, meta, p, c):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def saves_chain_in_atari(pts, meta, zobrist, p, c, read_ladders):
     """Whether ``p`` is the liberty of a ``c`` chain in atari and extending there saves it
     (``escape_works``)."""
@@ -376,7 +380,7 @@ def saves_chain_in_atari(pts, meta, zobrist, p, c, read_ladders):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nakade_point(pts, meta, q):
     """The vital point of the empty region containing ``q`` when it is a three-point eye space
     (straight or bent three) surrounded by stones of one colour: its middle point, where either

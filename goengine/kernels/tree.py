@@ -73,13 +73,13 @@ def new_tree(capacity: int, root_move: int = -1) -> tuple[np.ndarray, np.ndarray
     return ti, tf, tmeta
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def leaf_iterations(ti, node):
     """Iterations that have ended at the unexpanded ``node`` (kept in its ``FIRST`` field)."""
     return -1 - ti[FIRST, node]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def alloc_children(ti, tf, tmeta, parent, moves, count):
     """Give ``parent`` the children ``moves[:count]`` as one block. False if the pool is full."""
     start = tmeta[N_NODES]
