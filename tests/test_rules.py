@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from goengine import rules
 from goengine.kernels import select as ks
-from goengine.kernels.rng import new_state
+from goengine.kernels.rng import new_state, rand_below
 
 SQRT2 = math.sqrt(2.0)
 KL_RULES = ("kl-ucb", "kl-ucb-rave")
@@ -596,6 +596,52 @@ def test_kl_pruning_never_changes_the_choice(name, params):
         t = sum(s[1] for s in stats) + int(gen.integers(0, 10**5))
         chosen = select(name, stats, t, rng, **params)
         assert chosen in brute_force_best(name, stats, t, **params), (stats, t, chosen)
+
+
+def eager_select(name, stats, t, rng, **params):
+    """``select_best`` for the KL rules as first written, in Python: the bound pass, then every
+    arm that survives the bound scored exactly (``ks.score``), ties drawn from ``rng``."""
+    rule_id, array = rules.resolve(name, **params)
+    w, n, aw, an = (x.astype(np.float64) for x in arm_arrays(stats))
+    bounds = [ks.upper_bound(np.int64(rule_id), array, w[i], n[i], float(t), aw[i], an[i]) for i in range(len(w))]
+    top = int(np.argmax(bounds))  # the first of the highest, as the kernel's strict ">"
+    threshold = ks.score(np.int64(rule_id), array, w[top], n[top], float(t), aw[top], an[top], rng)
+    best, best_score, ties = -1, -math.inf, 0
+    for i in range(len(w)):
+        if bounds[i] < threshold - ks.BOUND_MARGIN:
+            continue
+        s = ks.score(np.int64(rule_id), array, w[i], n[i], float(t), aw[i], an[i], rng)
+        if s > best_score:
+            best, best_score, ties = i, s, 1
+        elif s == best_score:
+            ties += 1
+            if rand_below(rng, np.int64(ties)) == 0:
+                best = i
+    return best
+
+
+@pytest.mark.parametrize(("name", "params"), [(n, p) for n, p in RULE_VARIANTS if n in KL_RULES])
+def test_lazy_kl_scores_change_neither_the_choice_nor_the_random_draws(name, params):
+    # select_best stops a KL inversion once the arm is known to lose; the chosen arm and the RNG
+    # state after the call (the ties' draws) must be those of exact scores, or seeds would change
+    gen = np.random.default_rng(5)
+    lazy_rng, eager_rng = new_state(11), new_state(11)
+    for _ in range(300):
+        stats = random_stats(gen, int(gen.integers(2, 40)), name in AMAF_RULES)
+        t = sum(s[1] for s in stats) + int(gen.integers(0, 10**4))
+        assert select(name, stats, t, lazy_rng, **params) == eager_select(name, stats, t, eager_rng, **params)
+        assert lazy_rng[0] == eager_rng[0]
+
+
+@pytest.mark.parametrize("p", [0.0, 0.1, 0.5, 0.93])
+def test_lazy_kl_inversion_is_exact_above_its_floor_and_below_it_under_the_floor(p):
+    for d in (1e-4, 0.01, 0.3, 2.0):
+        q = ks.kl_upper(p, d)
+        for floor in (q - 0.2, q - 1e-6, q - 1e-11):
+            assert ks.kl_upper_lazy(p, d, floor) == q
+        for floor in (q + 1e-9, q + 0.01, 1.5):
+            lazy = ks.kl_upper_lazy(p, d, floor)
+            assert q - 1e-15 <= lazy < floor
 
 
 @pytest.mark.parametrize("name", [*naive.DETERMINISTIC, "thompson"])

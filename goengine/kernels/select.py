@@ -155,7 +155,14 @@ def kl_upper_bound(p, d):
 
 @njit(cache=True, _nrt=False)
 def kl_upper(p, d):
-    """The largest q in [p, 1] with KL(p, q) <= d, to KL_TOLERANCE (1e-12) in q.
+    """The largest q in [p, 1] with KL(p, q) <= d, to KL_TOLERANCE (1e-12) in q
+    (``kl_upper_lazy`` with no floor)."""
+    return kl_upper_lazy(p, d, -INF)
+
+
+@njit(cache=True, _nrt=False)
+def kl_upper_lazy(p, d, floor):
+    """``kl_upper(p, d)`` when it is at least ``floor``; otherwise some value in [q, floor).
 
     Newton's method in v = -ln(1 - q), where KL(p, q) = p ln(p/q) + (1-p)(ln(1-p) + v) is convex
     and increasing with slope (q - p)/q, and nearly linear near q = 1 (where Newton in q would
@@ -163,12 +170,19 @@ def kl_upper(p, d):
     to it, so every iterate is a valid upper confidence bound. Start: the smaller of
     ``kl_upper_bound`` and the v where the lower bound -H(p) + (1-p) v of KL reaches d. Below
     d = TINY_KL (beyond 10^13 visits) the quadratic expansion of KL answers instead, and p = 0
-    has the closed form 1 - exp(-d). The result is always in [p, kl_upper_bound(p, d)]."""
+    has the closed form 1 - exp(-d). The result is always in [p, kl_upper_bound(p, d)].
+
+    Laziness: every iterate is an upper bound on q, so once one is below ``floor`` the caller,
+    who only needs to know whether q reaches ``floor`` (``select_best``: the score to beat), is
+    answered; Newton stops there. Most children of a node lose, so most inversions end at the
+    start or after a step or two instead of converging to 1e-12."""
     if d <= 0.0 or p >= 1.0:
         return p
     if p <= 0.0:
         return -math.expm1(-d)  # KL(0, q) = -ln(1 - q)
     hi = kl_upper_bound(p, d)
+    if hi < floor:
+        return hi
     if d < TINY_KL and d < 1e-6 * p * (1.0 - p):
         # KL(p, q) = (q - p)^2 / (2 p (1 - p)) + O((q - p)^3): exact to double precision here,
         # where rounding in KL itself (~1e-17) would otherwise be as large as d
@@ -179,6 +193,8 @@ def kl_upper(p, d):
         v = min(v, -math.log1p(-hi))
     q = -math.expm1(-v)
     for _ in range(100):
+        if q < floor:
+            break
         f = neg_entropy - (p * math.log(q) if p > 0.0 else 0.0) + (1.0 - p) * v - d
         if f <= 0.0 or q <= p:
             break
@@ -200,11 +216,19 @@ def kl_ucb(w, n, t, c):
     for c = 0, since KL(0, q) = -ln(1 - q)."""
     if n <= 0:
         return INF
+    return kl_ucb_lazy(w, n, t, c, -INF)
+
+
+@njit(cache=True, _nrt=False)
+def kl_ucb_lazy(w, n, t, c, floor):
+    """``kl_ucb``, lazy below ``floor`` as ``kl_upper_lazy`` is."""
+    if n <= 0:
+        return INF
     lt = _log_t(t)
     bound = lt
     if c != 0.0 and lt > 1.0:
         bound += c * math.log(lt)
-    return kl_upper(w / n, bound / n)
+    return kl_upper_lazy(w / n, bound / n, floor)
 
 
 @njit(cache=True, _nrt=False)
@@ -249,13 +273,22 @@ def kl_ucb_rave(w, n, t, aw, an, schedule, k, b, c):
     Unvisited: the AMAF mean alone (weight 0); with no AMAF sample either, +inf. n = 1: mostly
     the AMAF mean (as for ``rave``). All wins: q_KL = 1. No wins: q_KL = 1 - exp(-ln t / n)
     (c = 0)."""
+    return kl_ucb_rave_lazy(w, n, t, aw, an, schedule, k, b, c, -INF)
+
+
+@njit(cache=True, _nrt=False)
+def kl_ucb_rave_lazy(w, n, t, aw, an, schedule, k, b, c, floor):
+    """``kl_ucb_rave``, lazy below ``floor``: its q_KL is lazy below the value that would bring
+    the mix to ``floor``."""
     if n <= 0:
         return aw / an if an > 0 else INF
-    q = kl_ucb(w, n, t, c)
     if an <= 0:
-        return q
+        return kl_ucb_lazy(w, n, t, c, floor)
     beta = rave_beta(n, an, t, schedule, k, b)
-    return (1.0 - beta) * q + beta * (aw / an)
+    xa = aw / an
+    q_floor = (floor - beta * xa) / (1.0 - beta) if beta < 1.0 else -INF
+    q = kl_ucb_lazy(w, n, t, c, q_floor)
+    return (1.0 - beta) * q + beta * xa
 
 
 @njit(cache=True, _nrt=False)
@@ -326,6 +359,13 @@ def thompson(w, n, rng):
 @njit(cache=True, _nrt=False)
 def score(rule, params, w, n, t, aw, an, rng):
     """The score of one arm under rule ``rule`` (an id above); higher is better, +inf first."""
+    return score_lazy(rule, params, w, n, t, aw, an, rng, -INF)
+
+
+@njit(cache=True, _nrt=False)
+def score_lazy(rule, params, w, n, t, aw, an, rng, floor):
+    """``score``, except that the KL rules may answer any value in [score, floor) when the score
+    is below ``floor`` (``kl_upper_lazy``): enough for a caller with a score to beat."""
     if rule == UCB1:
         return ucb1(w, n, t, params[UCB1_C])
     if rule == UCB1_TUNED:
@@ -335,11 +375,13 @@ def score(rule, params, w, n, t, aw, an, rng):
     if rule == BETA_MEAN_UCB:
         return beta_mean_ucb(w, n, t, params[BETA_MEAN_UCB_C], params[BETA_MEAN_UCB_BIAS])
     if rule == KL_UCB:
-        return kl_ucb(w, n, t, params[KL_UCB_C])
+        return kl_ucb_lazy(w, n, t, params[KL_UCB_C], floor)
     if rule == RAVE:
         return rave(w, n, t, aw, an, params[RAVE_SCHEDULE], params[RAVE_K], params[RAVE_B], params[RAVE_C])
     if rule == KL_UCB_RAVE:
-        return kl_ucb_rave(w, n, t, aw, an, params[RAVE_SCHEDULE], params[RAVE_K], params[RAVE_B], params[RAVE_C])
+        return kl_ucb_rave_lazy(
+            w, n, t, aw, an, params[RAVE_SCHEDULE], params[RAVE_K], params[RAVE_B], params[RAVE_C], floor
+        )
     if rule == UCB_V:
         return ucb_v(w, n, t, params[UCB_V_C], params[UCB_V_ZETA])
     if rule == UCB_MINIMAL:
@@ -377,7 +419,9 @@ def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
     For the KL rules, whose exact score costs a root-finding, a first pass finds the arm with the
     highest cheap ``upper_bound`` and scores it exactly; the second pass scores exactly only the
     arms whose bound reaches that score; the others can neither win nor tie. BOUND_MARGIN absorbs
-    rounding (an exact score may exceed its own bound by an ulp, and ties must not be lost).
+    rounding (an exact score may exceed its own bound by an ulp, and ties must not be lost). The
+    arms scored are scored lazily (``score_lazy``) below the best score so far: a KL inversion
+    stops as soon as its arm is known to lose.
 
     A NaN score never wins; when no arm scores above -inf (NaN parameters), an arm is drawn
     uniformly, so the caller always gets an index in [lo, hi)."""
@@ -403,7 +447,9 @@ def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
         ani = np.float64(an[i])
         if threshold > -INF and upper_bound(rule, params, wi, ni, t, awi, ani) < threshold - BOUND_MARGIN:
             continue
-        s = score(rule, params, wi, ni, t, awi, ani, rng)
+        # lazy below the best so far: a score under it neither wins nor ties, so the choice and
+        # the random draws of the ties are those of exact scores
+        s = score_lazy(rule, params, wi, ni, t, awi, ani, rng, best_score - BOUND_MARGIN)
         if s > best_score:
             best = i
             best_score = s
