@@ -246,6 +246,9 @@ def is_bad_self_atari(pts, meta, p, c, max_stones):
     fill an eye space of the opponent; captured, it leaves a nakade shape). Pachi (``tactics/selfatari.h``), Fuego
     (``DoSelfAtariCorrection``) and michi reject such moves in their playouts.
     """
+    w = meta[W]
+    if _free_neighbours(pts, w, p, NO_POINT, NO_POINT) >= 2:
+        return False  # two liberties at least, whatever it joins: the common case, decided cheaply
     n, size, captured = liberties_after(pts, meta, p, c, 2)
     if n >= 2 or captured > 0 or size <= max_stones:
         return False
