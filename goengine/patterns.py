@@ -11,9 +11,10 @@ anything but an ``X`` stone, ``o`` anything but an ``O`` stone. The paper matche
 with its rotations, reflections and colours swapped, so the table has all of them, and a move
 matches whoever plays it.
 
-``table()`` expands the diagrams into a ``uint8[65536]`` indexed by the neighbourhood code of
+``build_table`` expands the diagrams into a ``uint8[65536]`` indexed by the neighbourhood code of
 ``goengine.kernels.pattern.code3x3`` (the kernels' only view of patterns): 1 for a pattern move,
-0 otherwise. ``matches_naive`` is the slow reference the tests compare the kernels with.
+0 otherwise; ``table()`` packs it into the bit set the kernels read. ``matches_naive`` is the
+slow reference the tests compare the kernels with.
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ def build_table(diagrams) -> np.ndarray:
 
 @cache
 def table() -> np.ndarray:
-    """The MoGo patterns' table, built once per process (shared: do not write to it; it stays a
-    writeable array because numba compiles read-only arrays as another type)."""
-    return build_table(MOGO_PATTERNS.values())
+    """The MoGo patterns' table as the kernels read it (``kernels.pattern``): ``build_table``'s
+    bytes packed eight codes a byte, built once per process (shared: do not write to it; it
+    stays a writeable array because numba compiles read-only arrays as another type)."""
+    return np.packbits(build_table(MOGO_PATTERNS.values()), bitorder="little")
