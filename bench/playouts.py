@@ -13,7 +13,8 @@ with a warm cache (what a user waits for before the first playout). The machine'
 printed with the results, since these machines are shared.
 
 The speed reference (``bench/reference.py``: ``../shared/tools/yardstick.py``) runs before the
-first size and after each, and every rate is also printed as a multiple of it ("x ref") and, for
+first size and after every timed run, so that its runs and ours share the machine's ups and
+downs, and every rate is also printed as a multiple of it ("x ref") and, for
 ``uniform``, of libego's light playouts' equivalent in the same sitting ("x libego", 1.08x the
 reference on 9x9 and 1.17x on 19x19; the target is 1.0x). A ratio carries from machine to machine
 and from a quiet hour to a busy one; an absolute rate does not.
@@ -29,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -73,9 +75,12 @@ def time_first_playout(size: int, policy: str, cache_root: str) -> float:
     return time.perf_counter() - start
 
 
-def measure(size: int, runs: int, seconds: float, seed: int, policy: str = "uniform") -> dict:
+def measure(
+    size: int, runs: int, seconds: float, seed: int, policy: str = "uniform", between: Callable[[], None] | None = None
+) -> dict:
     """Median playout speed of ``policy`` from the empty board, and the start-up times (the ratios
-    to the reference are added by ``add_ratios``)."""
+    to the reference are added by ``add_ratios``). ``between`` is called after every timed run:
+    the reference runs there, so that its runs and ours share the machine's ups and downs."""
     with tempfile.TemporaryDirectory() as cache_root:
         compile_s = time_first_playout(size, policy, cache_root)
         warm_s = statistics.median(time_first_playout(size, policy, cache_root) for _ in range(3))
@@ -97,6 +102,8 @@ def measure(size: int, runs: int, seconds: float, seed: int, policy: str = "unif
         start = time.perf_counter()
         moves = kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, PATTERNS, np.int64(n), cap, scores)
         elapsed = time.perf_counter() - start
+        if between is not None:
+            between()
         rates.append(n / elapsed)
         moves_per.append(moves / n)
         mean_scores.append(float(scores.mean()))
@@ -146,8 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     ref.run()
     results = []
     for size in args.sizes:
-        results.append(measure(size, args.runs, args.seconds, args.seed, args.policy))
-        ref.run()
+        results.append(measure(size, args.runs, args.seconds, args.seed, args.policy, between=ref.run))
     for row in results:
         add_ratios(row, ref)
     if args.json:
