@@ -208,14 +208,21 @@ def kl_upper_lazy(p, d, floor):
 
 
 @njit(cache=True, _nrt=False)
+def _kl_budget(t, c):
+    """KL-UCB's exploration budget ``ln t + c ln ln t`` (the c term only for t > e)."""
+    lt = _log_t(t)
+    if c != 0.0 and lt > 1.0:
+        return lt + c * math.log(lt)
+    return lt
+
+
+@njit(cache=True, _nrt=False)
 def kl_ucb(w, n, t, c):
     """KL-UCB (seed 003_ec764aba0e4115cd.txt, eq. 3; Garivier and Cappe 2011):
     ``max { q in [x, 1] : n KL(x, q) <= ln t + c ln ln t }``; the seed uses c = 0. The
     ``c ln ln t`` term is added only for t > e, where ln ln t is positive.
     Unvisited: +inf. n = 1: q solves KL(x, q) = ln t. All wins: 1. No wins: q = 1 - exp(-ln t / n)
     for c = 0, since KL(0, q) = -ln(1 - q)."""
-    if n <= 0:
-        return INF
     return kl_ucb_lazy(w, n, t, c, -INF)
 
 
@@ -224,11 +231,7 @@ def kl_ucb_lazy(w, n, t, c, floor):
     """``kl_ucb``, lazy below ``floor`` as ``kl_upper_lazy`` is."""
     if n <= 0:
         return INF
-    lt = _log_t(t)
-    bound = lt
-    if c != 0.0 and lt > 1.0:
-        bound += c * math.log(lt)
-    return kl_upper_lazy(w / n, bound / n, floor)
+    return kl_upper_lazy(w / n, _kl_budget(t, c) / n, floor)
 
 
 @njit(cache=True, _nrt=False)
@@ -400,11 +403,7 @@ def upper_bound(rule, params, w, n, t, aw, an):
     if n <= 0 or (rule != KL_UCB and rule != KL_UCB_RAVE):
         return INF
     c = params[KL_UCB_C] if rule == KL_UCB else params[RAVE_C]
-    lt = _log_t(t)
-    bound = lt
-    if c != 0.0 and lt > 1.0:
-        bound += c * math.log(lt)
-    q = kl_upper_bound(w / n, bound / n)
+    q = kl_upper_bound(w / n, _kl_budget(t, c) / n)
     if rule == KL_UCB or an <= 0:
         return q
     beta = rave_beta(n, an, t, params[RAVE_SCHEDULE], params[RAVE_K], params[RAVE_B])
