@@ -36,6 +36,8 @@ Moves are point indices; ``PASS = -1``. Scores are from Black's side (Black minu
 import numpy as np
 from numba import njit
 
+from . import at
+
 EMPTY = 0
 BLACK = 1
 WHITE = 2
@@ -98,10 +100,10 @@ def new_board(size):
         r = p // w
         c = p % w
         if r == 0 or c == 0 or r == w - 1 or c == w - 1:
-            pts[COLOR, p] = BORDER
+            pts[COLOR, at(p)] = BORDER
         else:
-            pts[EMPTIES, n] = p
-            pts[EMPTY_POS, p] = n
+            pts[EMPTIES, at(n)] = p
+            pts[EMPTY_POS, at(p)] = n
             n += 1
     meta[N_EMPTY] = n
     return pts, meta
@@ -129,62 +131,62 @@ def copy_state(pts0, meta0, pts, meta):
 @njit(cache=True, _nrt=False, inline="always")
 def in_atari(pts, root):
     """True when the chain with this root has exactly one liberty (at least one stone assumed)."""
-    n = np.int64(pts[LIBS, root])
-    s = np.int64(pts[LIBSUM, root])
-    return n > 0 and n * np.int64(pts[LIBSUM2, root]) == s * s
+    n = np.int64(pts[LIBS, at(root)])
+    s = np.int64(pts[LIBSUM, at(root)])
+    return n > 0 and n * np.int64(pts[LIBSUM2, at(root)]) == s * s
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _add_lib(pts, root, p):
-    pts[LIBS, root] += 1
-    pts[LIBSUM, root] += p
-    pts[LIBSUM2, root] += p * p
+    pts[LIBS, at(root)] += 1
+    pts[LIBSUM, at(root)] += p
+    pts[LIBSUM2, at(root)] += p * p
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _remove_lib(pts, root, p):
-    pts[LIBS, root] -= 1
-    pts[LIBSUM, root] -= p
-    pts[LIBSUM2, root] -= p * p
+    pts[LIBS, at(root)] -= 1
+    pts[LIBSUM, at(root)] -= p
+    pts[LIBSUM2, at(root)] -= p * p
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _remove_empty(pts, meta, p):
-    i = pts[EMPTY_POS, p]
+    i = pts[EMPTY_POS, at(p)]
     n = meta[N_EMPTY] - 1
-    last = pts[EMPTIES, n]
-    pts[EMPTIES, i] = last
-    pts[EMPTY_POS, last] = i
+    last = pts[EMPTIES, at(n)]
+    pts[EMPTIES, at(i)] = last
+    pts[EMPTY_POS, at(last)] = i
     meta[N_EMPTY] = n
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _add_empty(pts, meta, p):
     n = meta[N_EMPTY]
-    pts[EMPTIES, n] = p
-    pts[EMPTY_POS, p] = n
+    pts[EMPTIES, at(n)] = p
+    pts[EMPTY_POS, at(p)] = n
     meta[N_EMPTY] = n + 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _merge(pts, a, b):
     """Merge the chains with roots ``a`` and ``b``; the smaller is relabelled. Returns the root."""
-    if pts[CSIZE, a] < pts[CSIZE, b]:
+    if pts[CSIZE, at(a)] < pts[CSIZE, at(b)]:
         a, b = b, a
     s = b
     while True:
-        pts[CHAIN, s] = a
-        s = pts[NEXT, s]
+        pts[CHAIN, at(s)] = a
+        s = pts[NEXT, at(s)]
         if s == b:
             break
     # splice the two circular lists
-    na = pts[NEXT, a]
-    pts[NEXT, a] = pts[NEXT, b]
-    pts[NEXT, b] = na
-    pts[LIBS, a] += pts[LIBS, b]
-    pts[LIBSUM, a] += pts[LIBSUM, b]
-    pts[LIBSUM2, a] += pts[LIBSUM2, b]
-    pts[CSIZE, a] += pts[CSIZE, b]
+    na = pts[NEXT, at(a)]
+    pts[NEXT, at(a)] = pts[NEXT, at(b)]
+    pts[NEXT, at(b)] = na
+    pts[LIBS, at(a)] += pts[LIBS, at(b)]
+    pts[LIBSUM, at(a)] += pts[LIBSUM, at(b)]
+    pts[LIBSUM2, at(a)] += pts[LIBSUM2, at(b)]
+    pts[CSIZE, at(a)] += pts[CSIZE, at(b)]
     return a
 
 
@@ -193,26 +195,26 @@ def _remove_chain(pts, meta, zobrist, root):
     """Take the chain off the board; its neighbours gain the freed pseudo-liberties.
     Returns the number of stones removed."""
     w = meta[W]
-    color = pts[COLOR, root]
+    color = pts[COLOR, at(root)]
     h = meta[HASH]
     s = root
     while True:  # first empty every stone, so the second pass sees only the surrounding chains
-        pts[COLOR, s] = EMPTY
-        h ^= zobrist[color, s]
+        pts[COLOR, at(s)] = EMPTY
+        h ^= zobrist[at(color), at(s)]
         _add_empty(pts, meta, s)
-        s = pts[NEXT, s]
+        s = pts[NEXT, at(s)]
         if s == root:
             break
     meta[HASH] = h
     while True:
         for q in (s - w, s - 1, s + 1, s + w):
-            cq = pts[COLOR, q]
+            cq = pts[COLOR, at(q)]
             if cq == BLACK or cq == WHITE:
-                _add_lib(pts, pts[CHAIN, q], s)
-        s = pts[NEXT, s]
+                _add_lib(pts, pts[CHAIN, at(q)], s)
+        s = pts[NEXT, at(s)]
         if s == root:
             break
-    return pts[CSIZE, root]
+    return pts[CSIZE, at(root)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -225,36 +227,36 @@ def place(pts, meta, zobrist, p, c):
     w = meta[W]
     o = 3 - c
     _remove_empty(pts, meta, p)
-    pts[COLOR, p] = c
-    pts[CHAIN, p] = p
-    pts[NEXT, p] = p
-    pts[CSIZE, p] = 1
-    pts[LIBS, p] = 0
-    pts[LIBSUM, p] = 0
-    pts[LIBSUM2, p] = 0
-    meta[HASH] ^= zobrist[c, p]
+    pts[COLOR, at(p)] = c
+    pts[CHAIN, at(p)] = p
+    pts[NEXT, at(p)] = p
+    pts[CSIZE, at(p)] = 1
+    pts[LIBS, at(p)] = 0
+    pts[LIBSUM, at(p)] = 0
+    pts[LIBSUM2, at(p)] = 0
+    meta[HASH] ^= zobrist[at(c), at(p)]
     for q in (p - w, p - 1, p + 1, p + w):
-        if pts[COLOR, q] == EMPTY:
+        if pts[COLOR, at(q)] == EMPTY:
             _add_lib(pts, p, q)
     captured = 0
     captured_at = NO_POINT
     for q in (p - w, p - 1, p + 1, p + w):
-        cq = pts[COLOR, q]
+        cq = pts[COLOR, at(q)]
         if cq == c:
-            r = pts[CHAIN, q]
+            r = pts[CHAIN, at(q)]
             _remove_lib(pts, r, p)  # one pseudo-liberty per adjacency (q, p)
-            rp = pts[CHAIN, p]
+            rp = pts[CHAIN, at(p)]
             if r != rp:
                 _merge(pts, rp, r)
         elif cq == o:
-            r = pts[CHAIN, q]
+            r = pts[CHAIN, at(q)]
             _remove_lib(pts, r, p)
-            if pts[LIBS, r] == 0:
+            if pts[LIBS, at(r)] == 0:
                 captured += _remove_chain(pts, meta, zobrist, r)
                 captured_at = q
     # Simple ko: one stone captured by a lone stone left with that one liberty.
-    root = pts[CHAIN, p]
-    if captured == 1 and pts[CSIZE, root] == 1 and pts[LIBS, root] == 1:
+    root = pts[CHAIN, at(p)]
+    if captured == 1 and pts[CSIZE, at(root)] == 1 and pts[LIBS, at(root)] == 1:
         meta[KO] = captured_at
         meta[KO_COLOR] = o
     else:
@@ -292,18 +294,18 @@ def is_legal(pts, meta, p, c):
     """Whether ``c`` may play on ``p`` under simple ko: ``p`` empty, not the ko point banned to
     ``c``, and not suicide (the stone has an empty neighbour, joins a chain with another liberty,
     or captures). Positional superko is the game's business (``goengine.board``), not this one."""
-    if pts[COLOR, p] != EMPTY:
+    if pts[COLOR, at(p)] != EMPTY:
         return False
     if p == meta[KO] and c == meta[KO_COLOR]:
         return False
     w = meta[W]
     for q in (p - w, p - 1, p + 1, p + w):
-        cq = pts[COLOR, q]
+        cq = pts[COLOR, at(q)]
         if cq == EMPTY:
             return True
         if cq == BORDER:
             continue
-        atari = in_atari(pts, pts[CHAIN, q])
+        atari = in_atari(pts, pts[CHAIN, at(q)])
         # a neighbour chain's liberties include p; in atari, p is its only one
         if cq == c:
             if not atari:
@@ -326,14 +328,14 @@ def is_eye(pts, meta, p, c):
     """
     w = meta[W]
     for q in (p - w, p - 1, p + 1, p + w):
-        cq = pts[COLOR, q]
+        cq = pts[COLOR, at(q)]
         if cq != c and cq != BORDER:
             return False
     o = 3 - c
     bad = 0
     edge = 0
     for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-        cq = pts[COLOR, q]
+        cq = pts[COLOR, at(q)]
         if cq == o:
             bad += 1
         elif cq == BORDER:
@@ -348,16 +350,16 @@ def hash_after(pts, meta, zobrist, p, c):
     h = meta[HASH]
     if p == PASS:
         return h
-    h ^= zobrist[c, p]
+    h ^= zobrist[at(c), at(p)]
     w = meta[W]
     o = 3 - c
     r0 = NO_POINT
     r1 = NO_POINT
     r2 = NO_POINT
     for q in (p - w, p - 1, p + 1, p + w):
-        if pts[COLOR, q] != o:
+        if pts[COLOR, at(q)] != o:
             continue
-        r = pts[CHAIN, q]
+        r = pts[CHAIN, at(q)]
         if r == r0 or r == r1 or r == r2 or not in_atari(pts, r):
             continue
         if r0 == NO_POINT:
@@ -368,8 +370,8 @@ def hash_after(pts, meta, zobrist, p, c):
             r2 = r
         s = r
         while True:
-            h ^= zobrist[o, s]
-            s = pts[NEXT, s]
+            h ^= zobrist[at(o), at(s)]
+            s = pts[NEXT, at(s)]
             if s == r:
                 break
     return h
@@ -387,36 +389,36 @@ def area_score(pts, meta):
     n_empty = meta[N_EMPTY]
     score = 0
     for p in range(w + 1, w * w - w - 1):
-        cp = pts[COLOR, p]
+        cp = pts[COLOR, at(p)]
         if cp == BLACK:
             score += 1
         elif cp == WHITE:
             score -= 1
     for i in range(n_empty):
-        pts[MARK, pts[EMPTIES, i]] = 0
+        pts[MARK, at(pts[EMPTIES, at(i)])] = 0
     for i in range(n_empty):
-        start = pts[EMPTIES, i]
-        if pts[MARK, start]:
+        start = pts[EMPTIES, at(i)]
+        if pts[MARK, at(start)]:
             continue
-        pts[MARK, start] = 1
+        pts[MARK, at(start)] = 1
         pts[STACK, 0] = start
         head = 0
         tail = 1
         reach = 0  # bit BLACK, bit WHITE
         while head < tail:
-            s = pts[STACK, head]
+            s = pts[STACK, at(head)]
             head += 1
             for q in (s - w, s - 1, s + 1, s + w):
-                cq = pts[COLOR, q]
+                cq = pts[COLOR, at(q)]
                 if cq == EMPTY:
-                    if not pts[MARK, q]:
-                        pts[MARK, q] = 1
-                        pts[STACK, tail] = q
+                    if not pts[MARK, at(q)]:
+                        pts[MARK, at(q)] = 1
+                        pts[STACK, at(tail)] = q
                         tail += 1
                 elif cq != BORDER:
                     reach |= cq
         for j in range(tail):
-            pts[MARK, pts[STACK, j]] = 4 | reach
+            pts[MARK, at(pts[STACK, at(j)])] = 4 | reach
         if reach == BLACK:
             score += tail
         elif reach == WHITE:

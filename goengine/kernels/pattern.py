@@ -18,6 +18,7 @@ freezes module-level arrays into compiled code).
 
 from numba import njit
 
+from . import at
 from .board import COLOR
 
 N_CODES = 1 << 16
@@ -29,14 +30,14 @@ def code3x3(pts, p, w):
     """The 16-bit code of the eight neighbours of ``p`` (order NW N NE W E SW S SE, two bits each)."""
     col = pts[COLOR]
     return (
-        col[p - w - 1]
-        | (col[p - w] << 2)
-        | (col[p - w + 1] << 4)
-        | (col[p - 1] << 6)
-        | (col[p + 1] << 8)
-        | (col[p + w - 1] << 10)
-        | (col[p + w] << 12)
-        | (col[p + w + 1] << 14)
+        col[at(p - w - 1)]
+        | (col[at(p - w)] << 2)
+        | (col[at(p - w + 1)] << 4)
+        | (col[at(p - 1)] << 6)
+        | (col[at(p + 1)] << 8)
+        | (col[at(p + w - 1)] << 10)
+        | (col[at(p + w)] << 12)
+        | (col[at(p + w + 1)] << 14)
     )
 
 
@@ -44,4 +45,4 @@ def code3x3(pts, p, w):
 def matches(table, pts, p, w):
     """Whether the neighbourhood of the point ``p`` is one of ``table``'s patterns."""
     code = code3x3(pts, p, w)
-    return (table[code >> 3] >> (code & 7)) & 1 != 0
+    return (table[at(code >> 3)] >> (code & 7)) & 1 != 0

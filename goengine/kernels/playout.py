@@ -13,11 +13,25 @@ first on ``p`` in the current iteration (0: nobody yet) and ``amaf_depth[p]`` th
 move counted from the search's root, meaningful only where ``amaf_color[p]`` is set (so only
 ``amaf_color`` is cleared between iterations); ``kernels.search.backup`` credits a node's children
 with them.
+
+What makes a playout fast, each trick measured with both versions' kernels in one process, short
+batches alternating, CPU time, uniform playouts on 9x9 / 19x19 (2026-11-23, issue 13):
+
+- no reference counting in any kernel that allocates nothing: 1.32x / 1.42x (``goengine.kernels``);
+- unsigned indices (``goengine.kernels.at``): 1.24x / 1.23x;
+- the common case first in ``policy.is_playable``: a point with an empty neighbour is playable
+  without the eye and legality tests;
+- position copies written as loops (``board.copy_state``): 0.28 us a 19x19 copy against 1.9 us.
+
+Tried and left out: not updating the Zobrist hash in playouts, which need no superko (1.01x on top
+of the unsigned indices, for a hash that would go stale); summing a new stone's liberties in
+registers before one store (no gain); a fast path for one-point regions in the area count (1.00x).
 """
 
 import numpy as np
 from numba import njit
 
+from . import at
 from .board import PASS, PASSES, TO_MOVE, area_score, copy_state, place, play_pass
 from .policy import choose_move
 
@@ -29,9 +43,9 @@ def apply_move(pts, meta, zobrist, p, c, amaf_color, amaf_depth, depth, record_a
     if p == PASS:
         play_pass(meta, c)
         return
-    if record_amaf and amaf_color[p] == 0:
-        amaf_color[p] = c
-        amaf_depth[p] = depth
+    if record_amaf and amaf_color[at(p)] == 0:
+        amaf_color[at(p)] = c
+        amaf_depth[at(p)] = depth
     place(pts, meta, zobrist, p, c)
 
 

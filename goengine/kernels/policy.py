@@ -43,6 +43,7 @@ from .board import (
     NEXT,
     PASS,
     W,
+    at,
     in_atari,
     is_eye,
     is_legal,
@@ -77,10 +78,10 @@ def is_playable(pts, meta, p, c):
     """
     w = meta[W]
     if (
-        pts[COLOR, p - w] == EMPTY
-        or pts[COLOR, p - 1] == EMPTY
-        or pts[COLOR, p + 1] == EMPTY
-        or pts[COLOR, p + w] == EMPTY
+        pts[COLOR, at(p - w)] == EMPTY
+        or pts[COLOR, at(p - 1)] == EMPTY
+        or pts[COLOR, at(p + 1)] == EMPTY
+        or pts[COLOR, at(p + w)] == EMPTY
     ):
         return True
     return not is_eye(pts, meta, p, c) and is_legal(pts, meta, p, c)
@@ -98,15 +99,15 @@ def random_move(pts, meta, c, rng):
     n = meta[N_EMPTY]
     while n > 0:
         i = rand_below(rng, n)
-        p = pts[EMPTIES, i]
+        p = pts[EMPTIES, at(i)]
         if is_playable(pts, meta, p, c):
             return p
         n -= 1
-        q = pts[EMPTIES, n]
-        pts[EMPTIES, i] = q
-        pts[EMPTY_POS, q] = i
-        pts[EMPTIES, n] = p
-        pts[EMPTY_POS, p] = n
+        q = pts[EMPTIES, at(n)]
+        pts[EMPTIES, at(i)] = q
+        pts[EMPTY_POS, at(q)] = i
+        pts[EMPTIES, at(n)] = p
+        pts[EMPTY_POS, at(p)] = n
     return PASS
 
 
@@ -128,9 +129,9 @@ def local_capture(pts, meta, c, rng, last):
     move = PASS
     seen = 0
     for q in (last, last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
-        if pts[COLOR, q] != o:
+        if pts[COLOR, at(q)] != o:
             continue
-        r = pts[CHAIN, q]
+        r = pts[CHAIN, at(q)]
         if in_atari(pts, r):
             lib = atari_liberty(pts, r)
             if is_legal(pts, meta, lib, c):
@@ -148,20 +149,20 @@ def atari_escape(pts, meta, zobrist, c, rng, last, read_ladders):
     move = PASS
     seen = 0
     for q in (last - w, last - 1, last + 1, last + w):
-        if pts[COLOR, q] != c:
+        if pts[COLOR, at(q)] != c:
             continue
-        r = pts[CHAIN, q]
+        r = pts[CHAIN, at(q)]
         if not in_atari(pts, r):
             continue
         s = r
         while True:  # counter-captures
             for t in (s - w, s - 1, s + 1, s + w):
-                if pts[COLOR, t] == o and in_atari(pts, pts[CHAIN, t]):
-                    lib = atari_liberty(pts, pts[CHAIN, t])
+                if pts[COLOR, at(t)] == o and in_atari(pts, pts[CHAIN, at(t)]):
+                    lib = atari_liberty(pts, pts[CHAIN, at(t)])
                     if is_legal(pts, meta, lib, c):
                         seen += 1
                         move = _pick(rng, seen, move, lib)
-            s = pts[NEXT, s]
+            s = pts[NEXT, at(s)]
             if s == r:
                 break
         lib = atari_liberty(pts, r)
@@ -179,7 +180,7 @@ def pattern_move(pts, meta, patterns, c, rng, last, max_stones):
     move = PASS
     seen = 0
     for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
-        if pts[COLOR, q] != EMPTY or not matches(patterns, pts, q, w):
+        if pts[COLOR, at(q)] != EMPTY or not matches(patterns, pts, q, w):
             continue
         if is_playable(pts, meta, q, c) and not is_bad_self_atari(pts, meta, q, c, max_stones):
             seen += 1
@@ -213,9 +214,9 @@ def capture_anywhere(pts, meta, c, rng):
         i = start + k
         if i >= n:
             i -= n
-        p = pts[EMPTIES, i]
+        p = pts[EMPTIES, at(i)]
         for q in (p - w, p - 1, p + 1, p + w):
-            if pts[COLOR, q] == o and in_atari(pts, pts[CHAIN, q]):
+            if pts[COLOR, at(q)] == o and in_atari(pts, pts[CHAIN, at(q)]):
                 if is_legal(pts, meta, p, c):
                     return p
                 break
@@ -229,17 +230,17 @@ def random_move_avoiding_self_atari(pts, meta, c, rng, reject, max_stones):
     n = meta[N_EMPTY]
     while n > 0:
         i = rand_below(rng, n)
-        p = pts[EMPTIES, i]
+        p = pts[EMPTIES, at(i)]
         if is_playable(pts, meta, p, c) and not (
             reject > 0.0 and is_bad_self_atari(pts, meta, p, c, max_stones) and rand_float(rng) < reject
         ):
             return p
         n -= 1
-        q = pts[EMPTIES, n]
-        pts[EMPTIES, i] = q
-        pts[EMPTY_POS, q] = i
-        pts[EMPTIES, n] = p
-        pts[EMPTY_POS, p] = n
+        q = pts[EMPTIES, at(n)]
+        pts[EMPTIES, at(i)] = q
+        pts[EMPTY_POS, at(q)] = i
+        pts[EMPTIES, at(n)] = p
+        pts[EMPTY_POS, at(p)] = n
     return PASS
 
 

@@ -51,6 +51,7 @@ from .board import (
     WHITE,
     W,
     area_score,
+    at,
 )
 from .pattern import matches
 from .tactics import captures_something, is_bad_self_atari, saves_chain_in_atari
@@ -87,7 +88,7 @@ def unsettled_points(pts, meta):
     area_score(pts, meta)
     n = 0
     for i in range(meta[N_EMPTY]):
-        reach = pts[MARK, pts[EMPTIES, i]] & 3
+        reach = pts[MARK, at(pts[EMPTIES, at(i)])] & 3
         if reach != BLACK and reach != WHITE:
             n += 1
     return n
@@ -110,8 +111,8 @@ def pass_is_child(prior, pts, meta):
 @njit(cache=True, _nrt=False, inline="always")
 def _add(ti, tf, child, visits, value):
     n = int(visits)
-    ti[VISITS, child] += n
-    tf[WINS, child] += value * n
+    ti[VISITS, at(child)] += n
+    tf[WINS, at(child)] += value * n
 
 
 @njit(cache=True, _nrt=False)
@@ -129,14 +130,14 @@ def _empty_around(pts, meta, p):
             c = c0 + dc
             if r < 1 or c < 1 or r > size or c > size:
                 continue
-            if pts[COLOR, r * w + c] != EMPTY:
+            if pts[COLOR, at(r * w + c)] != EMPTY:
                 return False
     return True
 
 
 @njit(cache=True, _nrt=False)
 def _heuristic(params, patterns, pts, meta, zobrist, ti, tf, child):
-    p = ti[MOVE, child]
+    p = ti[MOVE, at(child)]
     _add(ti, tf, child, params[PRIOR_EVEN], 0.5)
     if p == PASS:
         return

@@ -53,6 +53,7 @@ from .board import (
     TO_MOVE,
     WHITE,
     W,
+    at,
     copy_state,
     hash_after,
     is_eye,
@@ -104,7 +105,7 @@ def candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves, with_pass
     for r in range(1, size + 1):
         for col in range(1, size + 1):
             p = r * w + col
-            if pts[COLOR, p] != EMPTY or is_eye(pts, meta, p, c) or not is_legal(pts, meta, p, c):
+            if pts[COLOR, at(p)] != EMPTY or is_eye(pts, meta, p, c) or not is_legal(pts, meta, p, c):
                 continue
             h = hash_after(pts, meta, zobrist, p, c)
             repeat = _in_sorted(seen, h)
@@ -136,21 +137,21 @@ def backup(ti, tf, path, depth, root_color, score, amaf_color, amaf_depth, needs
     for d in range(depth + 1):
         node = path[d]
         mover = 3 - root_color if d % 2 == 0 else root_color
-        ti[VISITS, node] += 1
-        tf[WINS, node] += reward(score, mover)
-        if needs_amaf and ti[NCHILD, node] > 0:
+        ti[VISITS, at(node)] += 1
+        tf[WINS, at(node)] += reward(score, mover)
+        if needs_amaf and ti[NCHILD, at(node)] > 0:
             to_move = 3 - mover  # who chooses among this node's children
             r = reward(score, to_move)
-            first = ti[FIRST, node]
-            for ch in range(first, first + ti[NCHILD, node]):
-                m = ti[MOVE, ch]
+            first = ti[FIRST, at(node)]
+            for ch in range(first, first + ti[NCHILD, at(node)]):
+                m = ti[MOVE, at(ch)]
                 # every simulation ends with both players passing, so by AMAF's own definition
                 # PASS was played later in every one: its AMAF mean is the node's mean. Without
                 # it PASS had no AMAF sample and, under KL-UCB+RAVE, kept the whole KL bonus
                 # while every other child's score was mostly its AMAF mean: it got picked early.
-                if m == PASS or (amaf_color[m] == to_move and amaf_depth[m] >= d):
-                    ti[AVISITS, ch] += 1
-                    tf[AWINS, ch] += r
+                if m == PASS or (amaf_color[at(m)] == to_move and amaf_depth[at(m)] >= d):
+                    ti[AVISITS, at(ch)] += 1
+                    tf[AWINS, at(ch)] += r
 
 
 @njit(cache=True, _nrt=False)
@@ -162,7 +163,7 @@ def expand(tree, pts, meta, zobrist, seen, patterns, path_hash, depth, node, mov
     count = candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves, pass_is_child(prior, pts, meta))
     if not alloc_children(ti, tf, tmeta, node, moves, count):
         return False
-    init_children(prior, params[PRIOR_PARAMS], patterns, pts, meta, zobrist, ti, tf, ti[FIRST, node], count)
+    init_children(prior, params[PRIOR_PARAMS], patterns, pts, meta, zobrist, ti, tf, ti[FIRST, at(node)], count)
     return True
 
 
@@ -214,7 +215,7 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
         if needs_amaf:
             # amaf_depth is read only where amaf_color is set, which sets it too: no reset needed
             for p in range(npts):
-                amaf_color[p] = 0
+                amaf_color[at(p)] = 0
         node = 0
         depth = 0
         path[0] = 0
@@ -222,35 +223,37 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
         expanded = False
         stop = False
         while depth < MAX_DEPTH - 1:
-            nc = ti[NCHILD, node]
+            nc = ti[NCHILD, at(node)]
             if nc == 0:
                 reached = leaf_iterations(ti, node)  # before this one
-                ti[FIRST, node] -= 1
+                ti[FIRST, at(node)] -= 1
                 if expanded or meta[PASSES] >= 2 or reached < expand_at:
                     break
                 if not expand(
                     tree, pts, meta, zobrist, seen, patterns, path_hash, depth, node, moves, settings, params
                 ):
                     if grow:  # this iteration is abandoned (the pool grows), not ended here
-                        ti[FIRST, node] += 1
+                        ti[FIRST, at(node)] += 1
                     stop = grow
                     break
                 expanded = True
-                nc = ti[NCHILD, node]
-            first = ti[FIRST, node]
+                nc = ti[NCHILD, at(node)]
+            first = ti[FIRST, at(node)]
             child = select_best(
                 rule,
                 rule_params,
                 tf[WINS],
                 ti[VISITS],
-                np.float64(ti[VISITS, node]),
+                np.float64(ti[VISITS, at(node)]),
                 tf[AWINS],
                 ti[AVISITS],
                 first,
                 first + nc,
                 rng,
             )
-            apply_move(pts, meta, zobrist, ti[MOVE, child], meta[TO_MOVE], amaf_color, amaf_depth, depth, needs_amaf)
+            apply_move(
+                pts, meta, zobrist, ti[MOVE, at(child)], meta[TO_MOVE], amaf_color, amaf_depth, depth, needs_amaf
+            )
             depth += 1
             path[depth] = child
             path_hash[depth] = meta[HASH]
@@ -298,9 +301,9 @@ def owner_counts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts
         for r in range(1, size + 1):
             for col in range(1, size + 1):
                 p = r * w + col
-                cp = pts[COLOR, p]
+                cp = pts[COLOR, at(p)]
                 if cp == EMPTY:
-                    cp = pts[MARK, p] & 3  # the region's owner, left by area_score
+                    cp = pts[MARK, at(p)] & 3  # the region's owner, left by area_score
                 if cp == BLACK:
                     counts[p] += 1
                 elif cp == WHITE:

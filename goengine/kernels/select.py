@@ -29,6 +29,7 @@ import math
 import numpy as np
 from numba import njit
 
+from . import at
 from .rng import rand_below, rand_float
 
 UCB1 = 0
@@ -410,6 +411,12 @@ def upper_bound(rule, params, w, n, t, aw, an):
     return (1.0 - beta) * q + beta * (aw / an)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _arm(w, n, aw, an, i):
+    """Arm ``i``'s statistics, as floats."""
+    return np.float64(w[at(i)]), np.float64(n[at(i)]), np.float64(aw[at(i)]), np.float64(an[at(i)])
+
+
 @njit(cache=True, _nrt=False)
 def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
     """The index in [lo, hi) of the arm with the highest ``score``, ties broken uniformly at
@@ -429,21 +436,18 @@ def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
         top = lo
         top_bound = -INF
         for i in range(lo, hi):
-            b = upper_bound(rule, params, np.float64(w[i]), np.float64(n[i]), t, np.float64(aw[i]), np.float64(an[i]))
+            wi, ni, awi, ani = _arm(w, n, aw, an, i)
+            b = upper_bound(rule, params, wi, ni, t, awi, ani)
             if b > top_bound:
                 top = i
                 top_bound = b
-        threshold = score(
-            rule, params, np.float64(w[top]), np.float64(n[top]), t, np.float64(aw[top]), np.float64(an[top]), rng
-        )
+        wi, ni, awi, ani = _arm(w, n, aw, an, top)
+        threshold = score(rule, params, wi, ni, t, awi, ani, rng)
     best = -1
     best_score = -INF
     ties = 0
     for i in range(lo, hi):
-        wi = np.float64(w[i])
-        ni = np.float64(n[i])
-        awi = np.float64(aw[i])
-        ani = np.float64(an[i])
+        wi, ni, awi, ani = _arm(w, n, aw, an, i)
         if threshold > -INF and upper_bound(rule, params, wi, ni, t, awi, ani) < threshold - BOUND_MARGIN:
             continue
         # lazy below the best so far: a score under it neither wins nor ties, so the choice and

@@ -31,6 +31,7 @@ from .board import (
     NO_POINT,
     STATE_ROWS,
     W,
+    at,
     copy_state,
     in_atari,
     is_legal,
@@ -75,7 +76,7 @@ def _add_root(r, r0, r1, r2, r3):
 @njit(cache=True, _nrt=False, inline="always")
 def atari_liberty(pts, root):
     """The one liberty of a chain in atari (``board.in_atari``)."""
-    return pts[LIBSUM, root] // pts[LIBS, root]
+    return pts[LIBSUM, at(root)] // pts[LIBS, at(root)]
 
 
 @njit(cache=True, _nrt=False)
@@ -89,11 +90,11 @@ def chain_liberties(pts, meta, root, limit):
     s = root
     while True:
         for q in (s - w, s - 1, s + 1, s + w):
-            if pts[COLOR, q] == EMPTY:
+            if pts[COLOR, at(q)] == EMPTY:
                 n, l0, l1, l2 = _add_lib(n, l0, l1, l2, q)
                 if n >= limit:
                     return n, l0, l1, l2
-        s = pts[NEXT, s]
+        s = pts[NEXT, at(s)]
         if s == root:
             return n, l0, l1, l2
 
@@ -105,8 +106,8 @@ def _touches_new_chain(pts, w, p, c, r0, r1, r2, r3, s):
     for t in (s - w, s - 1, s + 1, s + w):
         if t == p:
             return True
-        if pts[COLOR, t] == c:
-            r = pts[CHAIN, t]
+        if pts[COLOR, at(t)] == c:
+            r = pts[CHAIN, at(t)]
             if r == r0 or r == r1 or r == r2 or r == r3:
                 return True
     return False
@@ -139,20 +140,20 @@ def liberty_points_after(pts, meta, p, c, limit):
     r0, r1, r2, r3 = NO_POINT, NO_POINT, NO_POINT, NO_POINT  # own chains met so far
     k0, k1, k2, k3 = NO_POINT, NO_POINT, NO_POINT, NO_POINT  # captured chains met so far
     for q in (p - w, p - 1, p + 1, p + w):
-        cq = pts[COLOR, q]
+        cq = pts[COLOR, at(q)]
         if cq == EMPTY:
             n, l0, l1, l2 = _add_lib(n, l0, l1, l2, q)
         elif cq == o:
-            r = pts[CHAIN, q]
+            r = pts[CHAIN, at(q)]
             if in_atari(pts, r):  # its last liberty is p: captured
                 n, l0, l1, l2 = _add_lib(n, l0, l1, l2, q)
                 k0, k1, k2, k3, new = _add_root(r, k0, k1, k2, k3)
                 if new:
-                    captured += pts[CSIZE, r]
+                    captured += pts[CSIZE, at(r)]
         elif cq == c:
-            r0, r1, r2, r3, new = _add_root(pts[CHAIN, q], r0, r1, r2, r3)
+            r0, r1, r2, r3, new = _add_root(pts[CHAIN, at(q)], r0, r1, r2, r3)
             if new:
-                size += pts[CSIZE, pts[CHAIN, q]]
+                size += pts[CSIZE, at(pts[CHAIN, at(q)])]
     for r in (r0, r1, r2, r3):
         if r == NO_POINT or n >= limit:
             continue
@@ -161,9 +162,9 @@ def liberty_points_after(pts, meta, p, c, limit):
         s = r
         while n < limit:
             for q in (s - w, s - 1, s + 1, s + w):
-                if q != p and pts[COLOR, q] == EMPTY:
+                if q != p and pts[COLOR, at(q)] == EMPTY:
                     n, l0, l1, l2 = _add_lib(n, l0, l1, l2, q)
-            s = pts[NEXT, s]
+            s = pts[NEXT, at(s)]
             if s == r:
                 break
     # the stones of captured chains that touch the new chain become its liberties too
@@ -174,7 +175,7 @@ def liberty_points_after(pts, meta, p, c, limit):
         while n < limit:
             if _touches_new_chain(pts, w, p, c, r0, r1, r2, r3, s):
                 n, l0, l1, l2 = _add_lib(n, l0, l1, l2, s)
-            s = pts[NEXT, s]
+            s = pts[NEXT, at(s)]
             if s == k:
                 break
     if n > limit:
@@ -187,7 +188,7 @@ def _free_neighbours(pts, w, q, x, y):
     """The empty neighbours of ``q`` other than ``x`` and ``y``."""
     k = 0
     for t in (q - w, q - 1, q + 1, q + w):
-        if t != x and t != y and pts[COLOR, t] == EMPTY:
+        if t != x and t != y and pts[COLOR, at(t)] == EMPTY:
             k += 1
     return k
 
@@ -204,8 +205,8 @@ def _fills_opponent_eye_space(pts, meta, p, c):
     # the own chains p joins
     r0, r1, r2, r3 = NO_POINT, NO_POINT, NO_POINT, NO_POINT
     for q in (p - w, p - 1, p + 1, p + w):
-        if pts[COLOR, q] == c:
-            r0, r1, r2, r3, _ = _add_root(pts[CHAIN, q], r0, r1, r2, r3)
+        if pts[COLOR, at(q)] == c:
+            r0, r1, r2, r3, _ = _add_root(pts[CHAIN, at(q)], r0, r1, r2, r3)
     # every empty neighbour of the chain (other than p) is its liberty; each must be enclosed
     for k in range(5):
         r = p if k == 0 else (r0 if k == 1 else (r1 if k == 2 else (r2 if k == 3 else r3)))
@@ -214,20 +215,20 @@ def _fills_opponent_eye_space(pts, meta, p, c):
         s = r
         while True:
             for lib in (s - w, s - 1, s + 1, s + w):
-                if lib == p or pts[COLOR, lib] != EMPTY:
+                if lib == p or pts[COLOR, at(lib)] != EMPTY:
                     continue
                 for t in (lib - w, lib - 1, lib + 1, lib + w):
-                    ct = pts[COLOR, t]
+                    ct = pts[COLOR, at(t)]
                     if t == p or ct == o or ct == BORDER:
                         continue
                     if ct == c:
-                        rt = pts[CHAIN, t]
+                        rt = pts[CHAIN, at(t)]
                         if rt == r0 or rt == r1 or rt == r2 or rt == r3:
                             continue
                     return False
             if k == 0:
                 break
-            s = pts[NEXT, s]
+            s = pts[NEXT, at(s)]
             if s == r:
                 break
     return True
@@ -260,13 +261,13 @@ def _can_capture_next_to(pts, meta, root):
     """Whether the owner of the chain ``root`` can capture, at once, an adjacent opponent chain
     (one in atari), which breaks a ladder."""
     w = meta[W]
-    o = 3 - pts[COLOR, root]
+    o = 3 - pts[COLOR, at(root)]
     s = root
     while True:
         for q in (s - w, s - 1, s + 1, s + w):
-            if pts[COLOR, q] == o and in_atari(pts, pts[CHAIN, q]):
+            if pts[COLOR, at(q)] == o and in_atari(pts, pts[CHAIN, at(q)]):
                 return True
-        s = pts[NEXT, s]
+        s = pts[NEXT, at(s)]
         if s == root:
             return False
 
@@ -297,7 +298,7 @@ def ladder_captures(pts, meta, zobrist, p, c):
     w = meta[W]
     place(work, wmeta, zobrist, p, c)
     for _ in range(MAX_LADDER_STEPS):
-        root = work[CHAIN, p]
+        root = work[CHAIN, at(p)]
         n, a, b, _x = chain_liberties(work, wmeta, root, 3)
         if n >= 3:
             return False
@@ -315,13 +316,13 @@ def ladder_captures(pts, meta, zobrist, p, c):
                 continue  # the defender would capture the attacking stone (no copy needed to see it)
             copy_state(work, wmeta, trial, tmeta)
             place(trial, tmeta, zobrist, attack, o)
-            root = trial[CHAIN, p]
+            root = trial[CHAIN, at(p)]
             if _can_capture_next_to(trial, tmeta, root):
                 continue
             if not is_legal(trial, tmeta, extend, c):
                 return True
             place(trial, tmeta, zobrist, extend, c)
-            m, _a, _b, _c = chain_liberties(trial, tmeta, trial[CHAIN, p], 3)
+            m, _a, _b, _c = chain_liberties(trial, tmeta, trial[CHAIN, at(p)], 3)
             if m <= 1:
                 return True
             if m == 2:
@@ -365,10 +366,10 @@ def captures_something(pts, meta, p, c):
     o = 3 - c
     total = 0
     for q in (p - w, p - 1, p + 1, p + w):
-        if pts[COLOR, q] == o:
-            r = pts[CHAIN, q]
+        if pts[COLOR, at(q)] == o:
+            r = pts[CHAIN, at(q)]
             if in_atari(pts, r):
-                total += pts[CSIZE, r]
+                total += pts[CSIZE, at(r)]
     return total
 
 
@@ -378,7 +379,7 @@ def saves_chain_in_atari(pts, meta, zobrist, p, c, read_ladders):
     (``escape_works``)."""
     w = meta[W]
     for q in (p - w, p - 1, p + 1, p + w):
-        if pts[COLOR, q] == c and in_atari(pts, pts[CHAIN, q]):
+        if pts[COLOR, at(q)] == c and in_atari(pts, pts[CHAIN, at(q)]):
             return escape_works(pts, meta, zobrist, p, c, read_ladders)
     return False
 
@@ -388,7 +389,7 @@ def nakade_point(pts, meta, q):
     """The vital point of the empty region containing ``q`` when it is a three-point eye space
     (straight or bent three) surrounded by stones of one colour: its middle point, where either
     player decides the group's life (Fuego's playout nakade rule). NO_POINT otherwise."""
-    if pts[COLOR, q] != EMPTY:
+    if pts[COLOR, at(q)] != EMPTY:
         return NO_POINT
     w = meta[W]
     # collect the region, giving up past three points
@@ -399,7 +400,7 @@ def nakade_point(pts, meta, q):
     while i < n:
         s = e0 if i == 0 else (e1 if i == 1 else e2)
         for t in (s - w, s - 1, s + 1, s + w):
-            ct = pts[COLOR, t]
+            ct = pts[COLOR, at(t)]
             if ct == EMPTY:
                 if t == e0 or t == e1 or t == e2:
                     continue

@@ -40,6 +40,8 @@ garbage and stays compact.
 import numpy as np
 from numba import njit
 
+from . import at
+
 PARENT = 0
 MOVE = 1
 FIRST = 2
@@ -76,7 +78,7 @@ def new_tree(capacity: int, root_move: int = -1) -> tuple[np.ndarray, np.ndarray
 @njit(cache=True, _nrt=False, inline="always")
 def leaf_iterations(ti, node):
     """Iterations that have ended at the unexpanded ``node`` (kept in its ``FIRST`` field)."""
-    return -1 - ti[FIRST, node]
+    return -1 - ti[FIRST, at(node)]
 
 
 @njit(cache=True, _nrt=False)
@@ -88,16 +90,16 @@ def alloc_children(ti, tf, tmeta, parent, moves, count):
         return False
     for k in range(count):
         i = start + k
-        ti[PARENT, i] = parent
-        ti[MOVE, i] = moves[k]
-        ti[FIRST, i] = NO_NODE
-        ti[NCHILD, i] = 0
-        ti[VISITS, i] = 0
-        ti[AVISITS, i] = 0
-        tf[WINS, i] = 0.0
-        tf[AWINS, i] = 0.0
-    ti[FIRST, parent] = start
-    ti[NCHILD, parent] = count
+        ti[PARENT, at(i)] = parent
+        ti[MOVE, at(i)] = moves[k]
+        ti[FIRST, at(i)] = NO_NODE
+        ti[NCHILD, at(i)] = 0
+        ti[VISITS, at(i)] = 0
+        ti[AVISITS, at(i)] = 0
+        tf[WINS, at(i)] = 0.0
+        tf[AWINS, at(i)] = 0.0
+    ti[FIRST, at(parent)] = start
+    ti[NCHILD, at(parent)] = count
     tmeta[N_NODES] = start + count
     return True
 
@@ -119,23 +121,23 @@ def copy_subtree(src_i, src_f, root, dst_i, dst_f, dst_meta):
     head = 0
     while head < n:
         s = queue[head]
-        nc = src_i[NCHILD, s]
+        nc = src_i[NCHILD, at(s)]
         if nc > 0 and n + nc <= cap:
-            first = src_i[FIRST, s]
-            dst_i[FIRST, head] = n
-            dst_i[NCHILD, head] = nc
+            first = src_i[FIRST, at(s)]
+            dst_i[FIRST, at(head)] = n
+            dst_i[NCHILD, at(head)] = nc
             for k in range(nc):
                 for r in range(NI):
                     dst_i[r, n + k] = src_i[r, first + k]
                 for r in range(NF):
                     dst_f[r, n + k] = src_f[r, first + k]
-                dst_i[PARENT, n + k] = head
+                dst_i[PARENT, at(n + k)] = head
                 queue[n + k] = first + k
             n += nc
         else:
             if nc > 0:  # its children do not fit: a leaf again, due for expansion at once
-                dst_i[FIRST, head] = -1 - dst_i[VISITS, head]
-            dst_i[NCHILD, head] = 0
+                dst_i[FIRST, at(head)] = -1 - dst_i[VISITS, at(head)]
+            dst_i[NCHILD, at(head)] = 0
         head += 1
     dst_meta[N_NODES] = n
     dst_meta[FULL] = 0
