@@ -19,9 +19,10 @@ signed index count from the end (``a[-1]``) and pays for that on every access, a
 and an add before the load (``perf``'s annotated hot loop showed them); an unsigned index it uses
 as it is. ``at`` is a plain cast and these indices are never negative (``PASS`` and the other
 negative markers are tested before anything is indexed with them), so no move and no seed's game
-changes. Measured with both versions' kernels in one process, batches alternating, CPU time
-(2026-11-23): uniform playouts 1.24x (9x9) and 1.23x (19x19), heavy playouts 1.14x and 1.12x,
-search iterations 1.10x-1.19x (UCB1, RAVE, KL-UCB, KL-UCB+RAVE, Thompson, the default engine).
+changes. Measured with ``python bench/ab.py 95f7b10`` (both versions' kernels in one process,
+batches alternating, CPU time; 2026-11-23): uniform playouts 1.19x on 9x9 and 19x19, heavy
+playouts 1.10x, search iterations 1.10x-1.20x (UCB1, RAVE, KL-UCB, KL-UCB+RAVE, Thompson, the
+default engine).
 ``tests/test_kernels.py`` finds a board or tree row indexed without it.
 
 numba's on-disk cache does not notice an edit in a callee that lives in another file, so a stale

@@ -18,7 +18,7 @@ What makes a playout fast, each trick measured with both versions' kernels in on
 batches alternating, CPU time, uniform playouts on 9x9 / 19x19 (2026-11-23, issue 13):
 
 - no reference counting in any kernel that allocates nothing: 1.32x / 1.42x (``goengine.kernels``);
-- unsigned indices (``goengine.kernels.at``): 1.24x / 1.23x;
+- unsigned indices (``goengine.kernels.at``): 1.19x / 1.19x (``python bench/ab.py 95f7b10``);
 - the common case first in ``policy.is_playable``: a point with an empty neighbour is playable
   without the eye and legality tests;
 - position copies written as loops (``board.copy_state``): 0.28 us a 19x19 copy against 1.9 us.
