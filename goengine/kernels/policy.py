@@ -32,6 +32,7 @@ Among several moves one rule offers, one is drawn at random (reservoir sampling:
 
 from numba import njit
 
+from . import at
 from .board import (
     CHAIN,
     COLOR,
@@ -43,7 +44,6 @@ from .board import (
     NEXT,
     PASS,
     W,
-    at,
     in_atari,
     is_eye,
     is_legal,

@@ -35,6 +35,7 @@ by noise alone (an early pass in 39 of 200 KL-UCB games at 500 simulations).
 
 from numba import njit
 
+from . import at
 from .board import (
     BLACK,
     COLOR,
@@ -51,7 +52,6 @@ from .board import (
     WHITE,
     W,
     area_score,
-    at,
 )
 from .pattern import matches
 from .tactics import captures_something, is_bad_self_atari, saves_chain_in_atari

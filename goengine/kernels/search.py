@@ -38,6 +38,7 @@ part and the playout alike.
 import numpy as np
 from numba import njit
 
+from . import at
 from .board import (
     BLACK,
     COLOR,
@@ -53,7 +54,6 @@ from .board import (
     TO_MOVE,
     WHITE,
     W,
-    at,
     copy_state,
     hash_after,
     is_eye,

@@ -17,6 +17,7 @@ not allocate.
 
 from numba import njit
 
+from . import at
 from .board import (
     BORDER,
     CHAIN,
@@ -31,7 +32,6 @@ from .board import (
     NO_POINT,
     STATE_ROWS,
     W,
-    at,
     copy_state,
     in_atari,
     is_legal,
