@@ -123,7 +123,7 @@ def copy_state(pts0, meta0, pts, meta):
     npts = pts0.shape[1]
     for r in range(STATE_ROWS):
         for p in range(npts):
-            pts[r, p] = pts0[r, p]
+            pts[r, at(p)] = pts0[r, at(p)]
     for k in range(NMETA):
         meta[k] = meta0[k]
 

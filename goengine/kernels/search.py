@@ -305,7 +305,7 @@ def owner_counts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts
                 if cp == EMPTY:
                     cp = pts[MARK, at(p)] & 3  # the region's owner, left by area_score
                 if cp == BLACK:
-                    counts[p] += 1
+                    counts[at(p)] += 1
                 elif cp == WHITE:
-                    counts[p] -= 1
+                    counts[at(p)] -= 1
     return n_playouts
