@@ -96,9 +96,9 @@ def load_versions(versions: list[str], workdir: Path) -> list[dict]:
     return loaded
 
 
-def playout_batch(kernels: dict, size: int, policy: str) -> Callable[[int], tuple[float, tuple]]:
-    """A function of a seed running one batch of playouts with ``kernels``: ``(CPU seconds,
-    what the batch played)``."""
+def playout_batch(kernels: dict, size: int, policy: str) -> tuple[Callable[[int], tuple[float, tuple]], int]:
+    """A function of a seed running one batch of playouts with ``kernels`` (it returns ``(CPU
+    seconds, what the batch played)``), and the batch's number of playouts."""
     n = PLAYOUTS[(policy, size)]
     pid = np.int64(POLICIES[policy].id)
     params = POLICIES.array(policy)
@@ -114,12 +114,12 @@ def playout_batch(kernels: dict, size: int, policy: str) -> Callable[[int], tupl
         )
         return time.process_time() - start, (int(moves), scores.tobytes())
 
-    return run
+    return run, n
 
 
-def search_batch(kernels: dict, size: int, config: SearchConfig) -> Callable[[int], tuple[float, tuple]]:
+def search_batch(kernels: dict, size: int, config: SearchConfig) -> tuple[Callable[[int], tuple[float, tuple]], int]:
     """A function of a seed running a batch of search iterations from the empty board with
-    ``kernels``: ``(CPU seconds, the tree it grew)``."""
+    ``kernels`` (it returns ``(CPU seconds, the tree it grew)``), and the batch's iterations."""
     n = ITERATIONS[(config.playout, size)]
     settings, params = KernelSettings.of(config).for_position(KOMI, 3 * size * size, False)
     patterns = table()
@@ -138,7 +138,7 @@ def search_batch(kernels: dict, size: int, config: SearchConfig) -> Callable[[in
         nodes = int(tmeta[kt.N_NODES])
         return seconds, (ti[:, :nodes].tobytes(), tf[:, :nodes].tobytes())
 
-    return run
+    return run, n
 
 
 def compare(runs: list[Callable[[int], tuple[float, tuple]]], pairs: int, work: int) -> dict:
@@ -192,11 +192,11 @@ def main(argv: list[str] | None = None) -> int:
         versions = load_versions([args.before, args.after], Path(tmp))
         for size in args.sizes:
             if args.search:
-                runs = [search_batch(v, size, config) for v in versions]
-                work = ITERATIONS[(args.policy, size)]
+                batches = [search_batch(v, size, config) for v in versions]
             else:
-                runs = [playout_batch(v, size, args.policy) for v in versions]
-                work = PLAYOUTS[(args.policy, size)]
+                batches = [playout_batch(v, size, args.policy) for v in versions]
+            runs = [run for run, _ in batches]
+            work = batches[0][1]
             row = {"size": size, "what": what, "before": args.before, "after": args.after}
             row.update(compare(runs, args.pairs, work))
             if args.json:
