@@ -13,8 +13,8 @@ and run in the same process. Batches of playouts (or, with ``--search``, of sear
 the empty board) then alternate, before-after, after-before, ..., each timed on CPU time: both
 versions share the machine's ups and downs, which two invocations of ``bench/playouts.py`` a
 minute apart do not. For each size it prints the median rate of each version and the median of
-the per-pair ratios after/before with its quartiles: the measure of a change in this project's
-README ("Benchmark").
+the per-pair ratios after/before with its quartiles: the measure of a change in
+``docs/performance.md``.
 
 The two batches of a pair use the same seed. A playout batch's scores and move count, or a
 search's whole tree (every node's move, visits and reward sums), are compared: "same moves" says
@@ -44,15 +44,14 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from goengine.board import ZOBRIST
+from goengine.config import SearchConfig
+from goengine.kernels.rng import new_state
+from goengine.patterns import table
+from goengine.policies import POLICIES
+from goengine.search import KernelSettings
 
-from goengine.board import ZOBRIST  # noqa: E402
-from goengine.config import SearchConfig  # noqa: E402
-from goengine.kernels.rng import new_state  # noqa: E402
-from goengine.patterns import table  # noqa: E402
-from goengine.policies import POLICIES  # noqa: E402
-from goengine.search import KernelSettings  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent  # the source tree: git archive and the default AFTER
 
 KERNELS = "goengine/kernels"
 KOMI = 7.5

@@ -15,6 +15,7 @@ Times are the process's CPU time (``time.process_time``; the kernels run on one 
 variant's speed-up is the median over rounds of its rate over the heavy rate of the same round:
 on a shared machine wall-clock ratios taken across rounds moved by 30 % from one run to the next.
 (With other work on the machine's two cores, even these move by 10-20 %: profile on a quiet one.)
+``docs/performance.md`` records the latest profile.
 """
 
 from __future__ import annotations
@@ -22,21 +23,16 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from goengine.board import ZOBRIST  # noqa: E402
-from goengine.kernels import board as kb  # noqa: E402
-from goengine.kernels import playout as kp  # noqa: E402
-from goengine.kernels.rng import new_state  # noqa: E402
-from goengine.patterns import table  # noqa: E402
-from goengine.policies import POLICIES  # noqa: E402
+from goengine.board import ZOBRIST
+from goengine.kernels import board as kb
+from goengine.kernels import playout as kp
+from goengine.kernels.rng import new_state
+from goengine.patterns import table
+from goengine.policies import POLICIES
 
 VARIANTS = {
     "heavy": ("heavy", {}),

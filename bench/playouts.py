@@ -17,7 +17,8 @@ first size and after every timed run, so that its runs and ours share the machin
 downs, and every rate is also printed as a multiple of it ("x ref") and, for
 ``uniform``, of libego's light playouts' equivalent in the same sitting ("x libego", 1.08x the
 reference on 9x9 and 1.17x on 19x19; the target is 1.0x). A ratio carries from machine to machine
-and from a quiet hour to a busy one; an absolute rate does not.
+and from a quiet hour to a busy one; an absolute rate does not. ``docs/performance.md`` holds the
+latest figures.
 """
 
 from __future__ import annotations
@@ -31,20 +32,16 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import reference
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from goengine.board import ZOBRIST  # noqa: E402
-from goengine.kernels import board as kb  # noqa: E402
-from goengine.kernels import playout as kp  # noqa: E402
-from goengine.kernels.rng import new_state  # noqa: E402
-from goengine.patterns import table  # noqa: E402
-from goengine.policies import POLICIES  # noqa: E402
+from goengine.board import ZOBRIST
+from goengine.kernels import board as kb
+from goengine.kernels import playout as kp
+from goengine.kernels.rng import new_state
+from goengine.patterns import table
+from goengine.policies import POLICIES
 
 PATTERNS = table()
 
@@ -56,6 +53,7 @@ from goengine.kernels import board as kb, playout as kp
 from goengine.kernels.rng import new_state
 from goengine.patterns import table
 from goengine.policies import POLICIES
+
 policy = np.int64(POLICIES[{policy!r}].id)
 params = POLICIES.array({policy!r})
 pts, meta = kb.new_board(np.int64({size}))
@@ -67,7 +65,7 @@ kp.run_playouts(
 
 def time_first_playout(size: int, policy: str, cache_root: str) -> float:
     """Seconds from starting a Python process to the end of its first playout."""
-    env = dict(os.environ, GOENGINE_CACHE_DIR=cache_root, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, GOENGINE_CACHE_DIR=cache_root)
     env.pop("NUMBA_CACHE_DIR", None)
     code = _FIRST_PLAYOUT.format(size=size, cap=3 * size * size, policy=policy)
     start = time.perf_counter()

@@ -25,7 +25,7 @@ machine and under any load: one thread, Pachi's UCT with light playouts ran 0.45
 9x9 and 0.56x on 19x19 (27,800 and 6,900 iterations/s when the reference ran about 60,000 and
 12,300), the target of ``--playout uniform``; with its heavy playouts 0.15x and 0.20x (about 9,100
 and 2,500), the target of ``--playout heavy``. "x Pachi" is a row's rate over that equivalent;
-1.00x meets the target.
+1.00x meets the target. ``docs/performance.md`` holds the latest figures.
 """
 
 from __future__ import annotations
@@ -36,17 +36,13 @@ import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import reference
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from goengine import policies, priors, rules  # noqa: E402
-from goengine.board import Board  # noqa: E402
-from goengine.config import SearchConfig  # noqa: E402
-from goengine.search import Search  # noqa: E402
+from goengine import policies, priors, rules
+from goengine.board import Board
+from goengine.config import Budget, SearchConfig
+from goengine.search import Search
 
 # one thread, by playout policy: Pachi's UCT as a multiple of the reference, light playouts and
 # heavy (moggy) ones
@@ -76,7 +72,7 @@ def one_run(
     search = Search(config)
     try:
         start = time.perf_counter()
-        result = search.run(Board(size), KOMI, playouts=None, seconds=seconds)
+        result = search.run(Board(size), KOMI, Budget(seconds=seconds))
         elapsed = time.perf_counter() - start
     finally:
         search.close()
@@ -93,7 +89,7 @@ def warm_up(rule_names: list[str], sizes: list[int], max_threads: int, playout: 
                     rule=rule, playout=playout, prior=prior, playouts=256, threads=threads, resign_threshold=0.0
                 )
                 search = Search(config)
-                search.run(Board(size), KOMI)
+                search.run(Board(size), KOMI, Budget.of(config))
                 search.close()
 
 

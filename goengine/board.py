@@ -17,7 +17,7 @@ import numpy as np
 from goengine import coords
 from goengine.kernels import board as kb
 from goengine.kernels import policy as kpolicy
-from goengine.kernels.rng import rand_below
+from goengine.kernels.rng import new_state, rand_below
 
 EMPTY, BLACK, WHITE, BORDER = kb.EMPTY, kb.BLACK, kb.WHITE, kb.BORDER
 PASS = kb.PASS
@@ -301,3 +301,14 @@ class Board:
         if not coords.on_board(self.size, p):
             raise ValueError(f"{point!r} is not a point of the board")
         return p
+
+
+def random_game(size: int, seed: int) -> Board:
+    """A game of ``Board.random_move`` moves (the ``uniform`` playout policy, superko respected)
+    from the empty ``size`` board, drawn with ``seed``, until two passes or 3 x size^2 moves (the
+    playouts' cap): ``goengine --random-game`` prints one."""
+    board = Board(size)
+    rng = new_state(seed)
+    while not board.is_over and len(board.moves) < 3 * size * size:
+        board.play(board.to_move, board.random_move(rng))
+    return board

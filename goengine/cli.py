@@ -12,12 +12,18 @@ import argparse
 import os
 import sys
 import threading
-import time
-from pathlib import Path
 
-from goengine import config as cfg
 from goengine import version
-from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig
+from goengine.config import (
+    BOARD_SIZES,
+    CHOSEN,
+    SETTINGS,
+    EngineConfig,
+    SearchConfig,
+    check_board_size,
+    with_param,
+    with_setting,
+)
 
 
 def _key_value(text: str) -> tuple[str, str]:
@@ -38,23 +44,28 @@ def _choices_help() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The options. The search settings are read as text and checked by ``config.with_setting``,
-    as ``goengine-set`` checks them, so both give the same answer to the same input."""
-    defaults = SearchConfig()
+    as ``goengine-set`` checks them, so both give the same answer to the same input; every default
+    shown is read from ``EngineConfig`` and ``SearchConfig``, never restated."""
+    defaults = EngineConfig()
+    search = defaults.search
     parser = argparse.ArgumentParser(
         prog="goengine",
         description="A Monte-Carlo tree search Go engine speaking GTP on stdin/stdout.",
         epilog=_choices_help(),
     )
     parser.add_argument("--version", action="version", version=f"goengine {version.full()}")
-    parser.add_argument("--size", type=int, default=9, help="initial board size, 5..19 (default 9)")
-    parser.add_argument("--komi", type=float, default=7.5, help="initial komi (default 7.5)")
+    sizes = f"{BOARD_SIZES[0]}..{BOARD_SIZES[-1]}"
+    parser.add_argument(
+        "--size", type=int, default=defaults.size, help=f"initial board size, {sizes} (default %(default)s)"
+    )
+    parser.add_argument("--komi", type=float, default=defaults.komi, help="initial komi (default %(default)s)")
     for chosen in CHOSEN:
         kind = chosen.registry.kind
         parser.add_argument(
             chosen.option,
             dest=chosen.field,
             metavar="NAME",
-            help=f"{kind}: {', '.join(chosen.registry)} (default {getattr(defaults, chosen.field)})",
+            help=f"{kind}: {', '.join(chosen.registry)} (default {getattr(search, chosen.field)})",
         )
         parser.add_argument(
             chosen.param_option,
@@ -66,7 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"a parameter of the {kind} (repeatable)",
         )
     for setting in SETTINGS:
-        parser.add_argument(setting.option, dest=setting.key, metavar=setting.kind.__name__.upper(), help=setting.help)
+        value = getattr(search, setting.key)
+        shown = "" if value is None else f" (default {setting.format(value)})"
+        parser.add_argument(
+            setting.option, dest=setting.key, metavar=setting.kind.__name__.upper(), help=setting.help + shown
+        )
     parser.add_argument("--verbose", "-v", action="count", default=1, help="more on stderr")
     parser.add_argument("--quiet", "-q", action="store_true", help="nothing on stderr but errors")
     parser.add_argument(
@@ -83,46 +98,21 @@ def config_from_args(args: argparse.Namespace) -> EngineConfig:
     search = SearchConfig()
     for chosen in CHOSEN:
         if getattr(args, chosen.field) is not None:
-            search = cfg.with_setting(search, chosen.field, getattr(args, chosen.field))
+            search = with_setting(search, chosen.field, getattr(args, chosen.field))
         for key, value in getattr(args, chosen.params_field):
-            search = cfg.with_param(search, chosen.field, key, value)
+            search = with_param(search, chosen.field, key, value)
     for setting in SETTINGS:
         if getattr(args, setting.key) is not None:
-            search = cfg.with_setting(search, setting.key, getattr(args, setting.key))
-    return EngineConfig(size=args.size, komi=args.komi, search=search)
-
-
-def _warm_up(log) -> None:
-    """Load every kernel the engine uses (compiling them the first time)."""
-
-    from goengine.board import Board
-    from goengine.engine import Engine
-    from goengine.kernels import cache_dir
-
-    where = os.environ.get("NUMBA_CACHE_DIR") or cache_dir()
-    cold = not any(Path(where).rglob("*search*.nbi"))  # numba nests its index files one folder down
-    if cold:
-        log(f"goengine: compiling the kernels once (about a minute); they are cached in {where}")
-    start = time.perf_counter()
-    engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=64)))
-    engine.play("b", "C3")
-    engine.genmove("w")
-    engine.ownership(8)
-    Board(5).legal_moves()
-    log(f"goengine: kernels ready in {time.perf_counter() - start:.1f} s")
+            search = with_setting(search, setting.key, getattr(args, setting.key))
+    return EngineConfig(size=check_board_size(args.size), komi=args.komi, search=search)
 
 
 def random_game(config: EngineConfig) -> int:
-    """Print one game of uniformly random moves (``Board.random_move``) and its result."""
-    from goengine.board import Board
-    from goengine.kernels.rng import new_state
+    """Print one game of uniformly random moves (``board.random_game``) and its result."""
+    from goengine.board import random_game as play_random_game
 
     seed = config.search.seed
-    size = config.size
-    board = Board(size)
-    rng = new_state(seed)
-    while not board.is_over and len(board.moves) < 3 * size * size:
-        board.play(board.to_move, board.random_move(rng))
+    board = play_random_game(config.size, seed)
     score = board.score(config.komi)
     print(board.render())
     print(f"{len(board.moves)} moves, seed {seed}, result {'B' if score > 0 else 'W'}+{abs(score):g}")
@@ -132,8 +122,6 @@ def random_game(config: EngineConfig) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not 5 <= args.size <= 19:
-        parser.error("--size must be from 5 to 19")
     try:
         config = config_from_args(args)
     except ValueError as err:
@@ -146,16 +134,13 @@ def main(argv: list[str] | None = None) -> int:
         if verbosity >= 1:
             print(text, file=sys.stderr, flush=True)
 
-    from goengine.engine import Engine
+    from goengine.engine import Engine, warm_up
     from goengine.gtp import serve
 
-    warm = threading.Thread(target=_warm_up, args=(log,), name="warm-up", daemon=True)
+    warm = threading.Thread(target=warm_up, args=(log,), name="warm-up", daemon=True)
     warm.start()
     engine = Engine(config)
-    search = config.search
-    nodes = engine.search.trees[0].max_nodes
-    trees = f"{search.threads} tree{'s' if search.threads > 1 else ''} of up to {nodes:,} nodes"
-    log(f"goengine {version.full()}: {search.describe()}, seed {search.seed}; {trees} ({search.max_memory_mb:g} MB)")
+    log(f"goengine {version.full()}: {engine.describe()}")
     code = serve(engine, log=log)
     # The input thread may still be blocked reading stdin, holding its lock; a normal interpreter
     # shutdown would then abort. Everything is answered and flushed, so leave at once.

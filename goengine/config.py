@@ -9,6 +9,9 @@ registries (``goengine.registry``). The command line (``goengine.cli``) and ``go
 (``goengine.gtp``) both read text through ``with_setting`` / ``with_param``, so the same input
 gets the same answer, word for word, through both.
 
+``Budget`` is what one search may spend, and ``EngineConfig`` adds the game-level settings (the
+board size, whose range for a game is ``BOARD_SIZES``, and the komi).
+
 Reading guide: ``SearchConfig``, then ``with_setting``; ``page`` is what GoGui's parameter page
 shows.
 """
@@ -25,6 +28,10 @@ from goengine.kernels.tree import BYTES_PER_NODE
 
 DEFAULT_RULE = "rave"
 DEFAULT_PLAYOUTS = 10000
+# The board sizes a game may have. The kernels handle 2x2 to 19x19 (``coords.check_size``), which the
+# tests use; a game, from the command line, GTP's ``boardsize`` or ``loadsgf``, is 5x5 to 19x19, as
+# the GTP engines players know accept (below 5x5 there is no game worth an engine).
+BOARD_SIZES = range(5, 20)
 MIN_TREE_NODES = 1024  # the smallest tree a search accepts
 _NONE_WORDS = ("none", "off")
 _INTEGER = re.compile(r"[+-]?\d+")
@@ -35,8 +42,9 @@ class Setting:
     """One plain search setting: ``key`` (the ``SearchConfig`` field and ``goengine-set`` key),
     ``kind`` (int or float), its inclusive range, whether it may be unset (``none``/``off``),
     ``words`` (the key on GoGui's parameter page, which shows it capitalised with ``_`` as spaces;
-    ``goengine-set`` takes it too), the command-line ``option``, ``help``, and ``keeps_tree``
-    (changing it keeps the search trees: a budget, not a way of searching)."""
+    ``goengine-set`` takes it too), the command-line ``option``, ``help`` (without the default,
+    which ``cli`` adds from ``SearchConfig``), and ``keeps_tree`` (changing it keeps the search
+    trees: a budget, not a way of searching)."""
 
     key: str
     kind: type
@@ -90,32 +98,32 @@ class Setting:
 SETTINGS: tuple[Setting, ...] = (
     Setting(
         "playouts", int, 1, 10**9, "playouts_per_move", "--playouts",
-        "playouts per move (default 10000 when neither this, --seconds nor a clock is set)",
+        f"playouts per move ({DEFAULT_PLAYOUTS} when neither this, --seconds nor a clock is set)",
         optional=True, keeps_tree=True,
     ),
     Setting(
         "seconds", float, 0.001, 86400.0, "seconds_per_move", "--seconds",
         "seconds per move (a clock may allow less)", optional=True, keeps_tree=True,
     ),
-    Setting("threads", int, 1, 64, "search_threads", "--threads", "search threads, one tree each (default 1)"),
+    Setting("threads", int, 1, 64, "search_threads", "--threads", "search threads, one tree each"),
     Setting(
         "seed", int, 0, 2**63 - 1, "random_seed", "--seed", "random seed; with one thread a seed reproduces a game"
     ),
     Setting(
         "expand_at", int, 0, 10**6, "expand_after_visits", "--expand-at",
-        "expand a leaf after this many visits (default 8, as Pachi and michi; 0 expands on the first)",
+        "expand a leaf after this many visits (as Pachi and michi; 0 expands on the first)",
     ),
     Setting(
         "max_memory_mb", float, 0.01, 2.0**20, "tree_memory_MB", "--max-memory",
-        "memory for the search trees in MB, shared evenly by the threads' trees (default 1024)",
+        "memory for the search trees in MB, shared evenly by the threads' trees",
     ),
     Setting(
         "resign_threshold", float, 0.0, 1.0, "resign_below_win_rate", "--resign-threshold",
-        "resign below this win rate (default 0.1; 0 never resigns)", keeps_tree=True,
+        "resign below this win rate (0 never resigns)", keeps_tree=True,
     ),
     Setting(
         "resign_min_visits", int, 0, 10**9, "resign_after_visits", "--resign-min-visits",
-        "resign only after this many root visits, or half the playout budget if less (default 1000)",
+        "resign only after this many root visits, or half the playout budget if less",
         keeps_tree=True,
     ),
 )  # fmt: skip
@@ -214,12 +222,55 @@ class SearchConfig:
 
 
 @dataclass(frozen=True)
+class Budget:
+    """What one search may spend: ``playouts``, ``seconds``, or both (it stops at whichever runs
+    out first). A search needs one; ``Engine`` builds it for every move from the settings and the
+    clock (``Budget.of``). ``playouts=0`` re-roots the trees without searching."""
+
+    playouts: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.playouts is None and self.seconds is None:
+            raise ValueError("a budget needs playouts, seconds or both")
+        if self.playouts is not None and (isinstance(self.playouts, bool) or self.playouts < 0):
+            raise ValueError(f"a budget's playouts must be at least 0, got {self.playouts!r}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"a budget's seconds must be positive, got {self.seconds!r}")
+
+    @classmethod
+    def of(cls, config: SearchConfig, clock_seconds: float | None = None) -> Budget:
+        """The budget of a move under ``config``: its playouts and seconds, the seconds limited
+        to ``clock_seconds`` (what a game clock allows the move; None without a clock), and
+        DEFAULT_PLAYOUTS when neither the settings nor a clock set a limit."""
+        seconds = config.seconds
+        if clock_seconds is not None:
+            seconds = clock_seconds if seconds is None else min(seconds, clock_seconds)
+        if config.playouts is None and seconds is None:
+            return cls(playouts=DEFAULT_PLAYOUTS)
+        return cls(config.playouts, seconds)
+
+
+def check_board_size(size: int) -> int:
+    """``size`` if a game may be played on it (BOARD_SIZES), else ValueError."""
+    if isinstance(size, bool) or not isinstance(size, int) or size not in BOARD_SIZES:
+        raise ValueError(f"board size must be from {BOARD_SIZES[0]} to {BOARD_SIZES[-1]}, got {size!r}")
+    return size
+
+
+@dataclass(frozen=True)
 class EngineConfig:
-    """The game-level settings and the search settings."""
+    """The game-level settings (the board size, from BOARD_SIZES, and the komi) and the search
+    settings."""
 
     size: int = 9
     komi: float = 7.5
     search: SearchConfig = field(default_factory=SearchConfig)
+
+    def __post_init__(self) -> None:
+        check_board_size(self.size)
+        if not math.isfinite(self.komi):
+            raise ValueError(f"komi must be finite, got {self.komi!r}")
 
 
 # ---- text in: the command line and goengine-set

@@ -4,31 +4,47 @@ arguments, words its errors and formats its answers; the engine takes points and
 (``"D4"`` and ``"b"`` too, as ``Board`` does, for Python users), ``TimeSettings`` and
 ``SearchConfig`` objects, and raises ``EngineError`` subclasses that say what went wrong.
 
-Reading guide: ``genmove`` (time budget -> ``Search.run`` -> play the move), then ``final_score``
-and ``final_status``, which judge dead stones by playouts (``ownership``). ``configure`` changes
-the search settings; ``config`` describes the engine as it is now.
+It is the front-end's one door into the search: ``genmove`` and ``analyze`` search, ``interrupt``
+stops a search, ``principal_variation`` reads the tree, ``configure`` / ``config`` are the
+settings, ``describe`` the start-up line and ``warm_up`` loads the kernels. Nothing above this
+module imports ``goengine.search`` or the kernels (an import-linter contract).
+
+Reading guide: ``genmove`` (``budget``: the settings limited by the clock -> ``Search.run`` ->
+``decide`` -> play the move), then ``final_score`` and ``final_status``, which judge dead stones by
+playouts (``ownership``).
+
+The move decision, all of it in ``decide``: when the opponent has just passed, the engine passes
+back only if the Tromp-Taylor count of the board as it stands already wins, the stricter test:
+ending the game never rests on stones it merely believes dead. It resigns when the most visited
+move's win rate is under ``resign_threshold`` after ``resign_min_visits`` root visits (or half the
+playout budget when that is less). Otherwise it plays the most visited move, a pass included when
+the search likes it best (every other move looks no better). In clean-up (``kgs-genmove_cleanup``)
+it never passes, for either reason, while the opponent has dead stones left to capture.
 
 Dead stones: after ``OWNERSHIP_PLAYOUTS`` playouts from the position, a chain that ended mostly
 in the opponent's area is dead; seki is recognised from shared liberties (``chain_status``).
-When the opponent has just passed, the engine passes back only if the Tromp-Taylor count of the
-board as it stands already wins (``Search._decide``), the stricter test: ending the game never
-rests on stones it merely believes dead. Otherwise a pass is played when it is the search's most
-visited move (every other move looks no better).
 """
 
 from __future__ import annotations
 
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
 import numpy as np
 
-from goengine import clock as timing
-from goengine import coords
+from goengine import coords, time_control
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, parse_color
-from goengine.clock import Clock, TimeSettings
-from goengine.config import EngineConfig, SearchConfig
-from goengine.search import RESIGN, Search, SearchResult
+from goengine.config import Budget, EngineConfig, SearchConfig, check_board_size
+from goengine.search import MoveStats, Search, SearchResult
+from goengine.time_control import Clock, TimeSettings
 
+RESIGN = -2  # the move of a decision to resign
 OWNERSHIP_PLAYOUTS = 1000
 DEAD_SHARE = 0.5  # see Engine.chain_status
+FREE_HANDICAP_PLAYOUTS = 4  # a point of the board: the search's budget for each free handicap stone
 
 
 class EngineError(ValueError):
@@ -52,12 +68,30 @@ class NothingToUndo(EngineError):
     """``undo`` with no move to take back (set-up stones are the start of the game)."""
 
 
-def fixed_handicap_points(size: int, n: int) -> list[int]:
-    """The GTP fixed handicap points (GTP 2, section 4.1.1) for ``n`` stones on ``size``:
-    2 to 9 stones on odd boards from 9x9, 2 to 4 on 7x7 and on even boards, none below 7x7."""
+@dataclass
+class Decision:
+    """A move decided: the ``move`` (a point, PASS or RESIGN), the ``reason`` in words, and the
+    ``search`` it rests on (the root's moves, the principal variation, what was spent)."""
+
+    move: int
+    reason: str
+    search: SearchResult
+
+
+def max_fixed_handicap(size: int) -> int:
+    """The most stones GTP's fixed layout has on ``size`` (GTP 2, section 4.1.1): 9 on odd boards
+    from 9x9, 4 on 7x7 and on even boards, none below 7x7."""
     if size < 7:
+        return 0
+    return 9 if size % 2 == 1 and size >= 9 else 4
+
+
+def fixed_handicap_points(size: int, n: int) -> list[int]:
+    """The GTP fixed handicap points (GTP 2, section 4.1.1) for ``n`` stones on ``size``, from 2
+    to ``max_fixed_handicap(size)``."""
+    limit = max_fixed_handicap(size)
+    if limit == 0:
         raise BadHandicap(f"no fixed handicap on a {size}x{size} board (7x7 at least)")
-    limit = 9 if size % 2 == 1 and size >= 9 else 4
     if not 2 <= n <= limit:
         raise BadHandicap(f"a fixed handicap on {size}x{size} has 2 to {limit} stones, not {n}")
     d = 3 if size < 13 else 4
@@ -103,7 +137,7 @@ class Engine:
         self.time_settings = TimeSettings()
         self.clocks = {BLACK: Clock(), WHITE: Clock()}
         self.overhead = 0.0  # the most a move has cost beyond its search (charge_clock)
-        self.last_result: SearchResult | None = None
+        self.last_result: SearchResult | None = None  # the last move's search (charge_clock)
 
     @property
     def config(self) -> EngineConfig:
@@ -116,9 +150,23 @@ class Engine:
         or the resignation rule changed (``Search.configure``)."""
         self.search.configure(config)
 
+    def describe(self) -> str:
+        """The search as configured, for the start-up line: rule, policy, prior, seed, trees."""
+        return self.search.describe()
+
     def close(self) -> None:
         """Stop the search's worker threads."""
         self.search.close()
+
+    def interrupt(self) -> None:
+        """Ask the running search (``genmove``, ``analyze``) to stop after its current batch and
+        answer with what it has (thread-safe: the front-end calls it on a command's arrival)."""
+        self.search.interrupt()
+
+    def principal_variation(self, first: int | None = None, length: int = 20) -> list[int]:
+        """The most visited line of the last search's tree (from the root move ``first`` when
+        given)."""
+        return self.search.principal_variation(first, length)
 
     # ---- game set-up
 
@@ -132,8 +180,9 @@ class Engine:
         return not self.board.moves and all(self.board.color_at(p) == EMPTY for p in self.board.points())
 
     def set_size(self, size: int) -> None:
-        """A new, empty game on a ``size`` board; both clocks start again from the time settings."""
-        coords.check_size(size)
+        """A new, empty game on a ``size`` board (ValueError outside ``config.BOARD_SIZES``); both
+        clocks start again from the time settings."""
+        check_board_size(size)
         self.board = Board(size)
         self._undo.clear()
         self.handicap = []
@@ -162,7 +211,8 @@ class Engine:
 
     def load_position(self, position) -> None:
         """Start the game of ``position`` (an ``sgf.SgfPosition``: size, komi, set-up stones, then
-        every move replayed with full rules, so an illegal one raises IllegalMove)."""
+        every move replayed with full rules, so an illegal one raises IllegalMove; a size outside
+        ``config.BOARD_SIZES`` raises ValueError)."""
         self.set_size(position.size)
         self.set_komi(position.komi)
         if position.setup:
@@ -188,22 +238,20 @@ class Engine:
         the search likes best for Black, one by one."""
         if n < 2 or n >= self.size * self.size:
             raise BadHandicap(f"a handicap has from 2 to {self.size * self.size - 1} stones, not {n}")
-        if self.size >= 7:
-            limit = 9 if self.size % 2 and self.size >= 9 else 4
-            if n <= limit:
-                return self.fixed_handicap(n)
-            points = fixed_handicap_points(self.size, limit)
-        else:
-            points = []  # no fixed layout below 7x7: every stone is the search's choice
+        limit = max_fixed_handicap(self.size)
+        if 2 <= n <= limit:
+            return self.fixed_handicap(n)
+        points = fixed_handicap_points(self.size, limit) if limit else []  # below 7x7: every stone searched
         if not self.board_is_empty:
             raise BoardNotEmpty("the board already has stones or moves")
         board = Board(self.size)
         for p in points:
             board.play(BLACK, p)
             board.play(WHITE, PASS)
+        budget = Budget(playouts=max(200, FREE_HANDICAP_PLAYOUTS * self.size * self.size))
         while len(points) < n:
             board.to_move = BLACK
-            result = self.search.run(board, self.komi, playouts=max(200, self.size * self.size * 4))
+            result = self.search.run(board, self.komi, budget)
             choice = next((s.move for s in result.stats if s.move != PASS and board.is_legal(BLACK, s.move)), None)
             if choice is None:
                 break
@@ -235,30 +283,68 @@ class Engine:
         color: int | str,
         commit: bool = True,
         cleanup: bool = False,
-        callback=None,
+        callback: Callable[[SearchResult], None] | None = None,
         callback_interval: float = 1.0,
-    ) -> SearchResult:
-        """Search for ``color`` and, with ``commit``, play the move found (not a resignation).
+    ) -> Decision:
+        """Search for ``color`` on the move's budget (the settings, limited by the clock), decide
+        (``decide``) and, with ``commit``, play the move (not a resignation). ``callback`` gets
+        the search's statistics about every ``callback_interval`` seconds (analysis output).
 
         ``cleanup`` (``kgs-genmove_cleanup``): never pass while the opponent has stones the
         playouts call dead, so they get captured before the game ends."""
         c = parse_color(color)
         board = self.board.copy()
         board.to_move = c
-        playouts, seconds = self._budget(c, board)
-        result = self.search.run(
-            board, self.komi, playouts=playouts, seconds=seconds, callback=callback, callback_interval=callback_interval
-        )
-        if cleanup and result.move == PASS and self.dead_stones(3 - c):
+        budget = self.budget(c, board)
+        result = self.search.run(board, self.komi, budget, callback=callback, callback_interval=callback_interval)
+        decision = self.decide(board, result, budget, cleanup)
+        self.last_result = result
+        if commit and decision.move != RESIGN:
+            self.play(c, decision.move)
+        return decision
+
+    def decide(self, board: Board, result: SearchResult, budget: Budget, cleanup: bool = False) -> Decision:
+        """The move to play in ``board`` (its side to move) after ``result``, a search on
+        ``budget``: the rules in the module docstring, in order; clean-up overrides any pass."""
+        me = board.to_move
+        sign = 1 if me == BLACK else -1
+        best = result.best
+        config = self.search.config
+        resign_visits = config.resign_min_visits
+        if budget.playouts is not None:  # with a small budget, resigning waits for half of it
+            resign_visits = min(resign_visits, max(1, budget.playouts // 2))
+        if board.moves and board.moves[-1][1] == PASS and sign * board.score(self.komi) > 0:
+            move, reason = PASS, "the opponent passed and passing wins on the area count"
+        elif best is None:
+            move, reason = PASS, "no move searched"
+        elif config.resign_threshold > 0 and result.visits >= resign_visits and best.winrate < config.resign_threshold:
+            return Decision(RESIGN, f"best win rate {best.winrate:.3f} is under {config.resign_threshold}", result)
+        else:
+            move, reason = best.move, "most visited"
+        if cleanup and move == PASS and self.dead_stones(3 - me):
             better = next((s.move for s in result.stats if s.move != PASS and s.visits > 0), None)
             if better is not None:
-                result.move, result.reason = better, "cleanup: opponent stones still to capture"
-        if result.move not in (PASS, RESIGN) and not board.is_legal(c, result.move):
-            result.move, result.reason = PASS, "search returned an illegal move"  # never expected
-        self.last_result = result
-        if commit and result.move != RESIGN:
-            self.play(c, result.move)
-        return result
+                move, reason = better, "cleanup: opponent stones still to capture"
+        if move != PASS and not board.is_legal(me, move):
+            move, reason = PASS, "search returned an illegal move"  # never expected
+        return Decision(move, reason, result)
+
+    def analyze(
+        self,
+        color: int | str | None = None,
+        budget: Budget | None = None,
+        callback: Callable[[SearchResult], None] | None = None,
+        callback_interval: float = 1.0,
+    ) -> SearchResult:
+        """Search the current position for ``color`` (default: the side to move) without playing:
+        analysis. ``budget`` defaults to the settings' budget; the game clock does not apply,
+        since an analysis is not a move of the game and charges no clock. The tree is kept, so
+        analysis and the next ``genmove`` build on each other."""
+        c = self.board.to_move if color is None else parse_color(color)
+        board = self.board.copy()
+        board.to_move = c
+        budget = Budget.of(self.search.config) if budget is None else budget
+        return self.search.run(board, self.komi, budget, callback=callback, callback_interval=callback_interval)
 
     # ---- time
 
@@ -278,27 +364,22 @@ class Engine:
     def charge_clock(self, color: int | str, seconds: float) -> None:
         """``color``'s move took ``seconds`` of the controller's time (from its command's arrival to
         its answer's flush): move the clock forward, and keep the worst overhead beyond the
-        search's own time, which every later move keeps back (``clock.seconds_for_move``)."""
+        search's own time, which every later move keeps back (``time_control.seconds_for_move``)."""
         c = parse_color(color)
         self.clocks[c].charge(self.time_settings, seconds)
         if self.last_result is not None:
             self.overhead = max(self.overhead, seconds - self.last_result.seconds)
 
-    def _budget(self, color: int, board: Board) -> tuple[int | None, float | None]:
-        """Playouts and seconds for this move: the searcher's budget, limited by the clock."""
-        cfg = self.search.config
-        playouts, seconds = cfg.playouts, cfg.seconds
-        allowed = self.seconds_for_move(color, board)
-        if allowed is None:
-            return playouts, seconds
-        seconds = allowed if seconds is None else min(seconds, allowed)
-        return playouts, seconds
+    def budget(self, color: int, board: Board) -> Budget:
+        """What ``color``'s move in ``board`` may spend: the settings' playouts and seconds, with
+        the seconds limited by what the clock allows (``seconds_for_move``): ``Budget.of``."""
+        return Budget.of(self.search.config, self.seconds_for_move(color, board))
 
     def seconds_for_move(self, color: int, board: Board) -> float | None:
         """The thinking time the clock allows ``color`` for a move in ``board``, or None without
-        a clock (``clock.seconds_for_move``)."""
+        a clock (``time_control.seconds_for_move``)."""
         empty = sum(1 for p in board.points() if board.color_at(p) == EMPTY)
-        return timing.seconds_for_move(self.time_settings, self.clocks[color], empty, board.size, self.overhead)
+        return time_control.seconds_for_move(self.time_settings, self.clocks[color], empty, board.size, self.overhead)
 
     # ---- scoring
 
@@ -366,14 +447,39 @@ class Engine:
         return board.area_score() - self.komi
 
 
+def warm_up(log: Callable[[str], None]) -> None:
+    """Load every kernel a game uses (compiling them the first time, about a minute; they are then
+    cached on disk, ``goengine.kernels.cache_dir``), so the first ``genmove`` is not spent
+    compiling. ``log`` hears when compiling starts and how long it all took."""
+    from goengine.kernels import cache_dir
+
+    where = os.environ.get("NUMBA_CACHE_DIR") or cache_dir()
+    cold = not any(Path(where).rglob("*search*.nbi"))  # numba nests its index files one folder down
+    if cold:
+        log(f"goengine: compiling the kernels once (about a minute); they are cached in {where}")
+    start = time.perf_counter()
+    engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=64)))
+    engine.play("b", "C3")
+    engine.genmove("w")
+    engine.ownership(8)
+    Board(5).legal_moves()
+    engine.close()
+    log(f"goengine: kernels ready in {time.perf_counter() - start:.1f} s")
+
+
 __all__ = [
     "BadHandicap",
     "BadStones",
     "BoardNotEmpty",
+    "Budget",
+    "Decision",
     "Engine",
     "EngineError",
+    "MoveStats",
     "NothingToUndo",
     "PASS",
     "RESIGN",
+    "SearchResult",
     "TimeSettings",
+    "warm_up",
 ]

@@ -1,10 +1,12 @@
-"""Search: owns the trees and their RNGs, spends a budget of playouts or seconds, picks a move.
+"""Search: owns the trees and their RNGs, spends the budget it is given, and reports what it found.
 
 Reading guide: ``Search.run`` re-roots the trees on the position (``_reroot``), runs batches of
-iterations on every thread (``_run_thread``, which calls ``kernels.search.run_iterations``),
-merges the roots (``root_stats``) and decides (``_decide``): the most visited child, or resign,
-or pass. ``configure`` takes new settings, keeping the trees when only the budget or the
-resignation rule changed.
+iterations on every thread (``_run_thread``, which calls ``kernels.search.run_iterations``) until
+the ``Budget`` is spent, and merges the roots (``root_stats``) into a ``SearchResult``: the root's
+moves most visited first and the principal variation. It decides nothing: which move to play
+(the most visited, a pass, a resignation) is the engine's decision (``Engine.genmove``), and the
+budget is the engine's too (the settings and the clock). ``configure`` takes new settings,
+keeping the trees when only the budget or the resignation rule changed.
 
 The kernels get the configuration as two arrays built once (``KernelSettings``): the integer
 settings (rule, playout policy and prior ids, expansion threshold, ...) and the parameter rows
@@ -27,14 +29,13 @@ import numpy as np
 
 from goengine import patterns, rules
 from goengine.board import PASS, ZOBRIST, Board
-from goengine.config import CHOSEN, DEFAULT_PLAYOUTS, SearchConfig
+from goengine.config import CHOSEN, Budget, SearchConfig
 from goengine.kernels import board as kb
 from goengine.kernels import prior as kprior
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
 from goengine.kernels.rng import new_state
 
-RESIGN = -2
 INITIAL_NODES = 1 << 15
 PATTERNS = patterns.table()  # the 3x3 pattern table the heavy policy and the priors read
 
@@ -60,11 +61,9 @@ class MoveStats:
 
 @dataclass
 class SearchResult:
-    """What a search found: the move chosen (a point, PASS or RESIGN), the root's moves sorted by
-    visits, the principal variation, and what was spent."""
+    """What a search found: the root's moves sorted by visits (most visited first), the principal
+    variation (the most visited line), and what was spent (playouts, seconds, tree nodes)."""
 
-    move: int
-    reason: str
     stats: list[MoveStats] = field(default_factory=list)
     pv: list[int] = field(default_factory=list)
     playouts: int = 0
@@ -72,9 +71,19 @@ class SearchResult:
     nodes: int = 0
 
     @property
+    def best(self) -> MoveStats | None:
+        """The most visited move, or None when no move was searched."""
+        return self.stats[0] if self.stats and self.stats[0].visits > 0 else None
+
+    @property
+    def visits(self) -> int:
+        """The root's searched visits, summed over its moves."""
+        return sum(s.visits for s in self.stats)
+
+    @property
     def winrate(self) -> float:
-        """The best move's win rate for the side to move (0.5 when nothing was searched)."""
-        return self.stats[0].winrate if self.stats and self.stats[0].visits else 0.5
+        """The most visited move's win rate for the side to move (0.5 when nothing was searched)."""
+        return self.best.winrate if self.best is not None else 0.5
 
 
 @dataclass(frozen=True)
@@ -177,18 +186,17 @@ class Search:
         self._position: tuple | None = None  # (size, komi, moves, first hash, to move) of the roots
         self._root: tuple[np.ndarray, np.ndarray] | None = None  # the root position's (pts, meta)
         self._interrupt = False
-        self._resign_visits = self.config.resign_min_visits
         self._pool: ThreadPoolExecutor | None = None
         self._build()
 
     def _build(self) -> None:
         """Fresh trees, thread pool and kernel settings for ``self.config``."""
         self.close()
-        cfg = self.config
-        self.kernel = KernelSettings.of(cfg)
-        max_nodes = int(cfg.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * cfg.threads))
-        self.trees = [Tree(max_nodes, cfg.seed + k) for k in range(cfg.threads)]
-        self._pool = ThreadPoolExecutor(max_workers=cfg.threads) if cfg.threads > 1 else None
+        config = self.config
+        self.kernel = KernelSettings.of(config)
+        max_nodes = int(config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * config.threads))
+        self.trees = [Tree(max_nodes, config.seed + k) for k in range(config.threads)]
+        self._pool = ThreadPoolExecutor(max_workers=config.threads) if config.threads > 1 else None
         self._position = None
         self._root = None
 
@@ -201,7 +209,11 @@ class Search:
             self._build()
 
     def describe(self) -> str:
-        return self.config.describe()
+        """The rule, policy and prior with their parameters, the seed, and the trees' size."""
+        config = self.config
+        nodes = self.trees[0].max_nodes
+        trees = f"{config.threads} tree{'s' if config.threads > 1 else ''} of up to {nodes:,} nodes"
+        return f"{config.describe()}, seed {config.seed}; {trees} ({config.max_memory_mb:g} MB)"
 
     def interrupt(self) -> None:
         """Ask a running search to stop after its current batch (thread-safe)."""
@@ -218,26 +230,18 @@ class Search:
         self,
         board: Board,
         komi: float,
-        playouts: int | None = None,
-        seconds: float | None = None,
+        budget: Budget,
         callback=None,
         callback_interval: float = 1.0,
     ) -> SearchResult:
-        """Search the position for the side to move and return the decision.
+        """Search the position for the side to move until ``budget`` is spent (its playouts or its
+        seconds, whichever runs out first; at least one batch of iterations when it allows any).
 
-        ``playouts`` / ``seconds`` override the configured budget (either or both; whichever ends
-        first). ``callback(result)`` is called about every ``callback_interval`` seconds with the
-        current root statistics (for analysis output); it may call ``interrupt``.
+        ``callback(result)`` is called about every ``callback_interval`` seconds with the current
+        root statistics (for analysis output); it may call ``interrupt``.
         """
-        if playouts is None and seconds is None:
-            playouts, seconds = self.config.playouts, self.config.seconds
-        if playouts is None and seconds is None:
-            playouts = DEFAULT_PLAYOUTS
+        playouts, seconds = budget.playouts, budget.seconds
         self._interrupt = False
-        # with a small budget, resigning waits for half of it rather than resign_min_visits
-        self._resign_visits = self.config.resign_min_visits
-        if playouts is not None:
-            self._resign_visits = min(self._resign_visits, max(1, playouts // 2))
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else math.inf
         self._reroot(board, komi)
@@ -275,7 +279,7 @@ class Search:
         else:
             for future in [self._pool.submit(work, k) for k in range(threads)]:
                 future.result()
-        result = self.result(board, komi)
+        result = self.result()
         result.playouts = sum(int(t.ti[kt.VISITS, 0]) for t in self.trees) - before
         result.seconds = time.perf_counter() - start
         return result
@@ -309,7 +313,7 @@ class Search:
                 break  # the root has MAX_VISITS visits: its counts must not wrap
             if reports and callback is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + interval
-                callback(self.result(board, komi))
+                callback(self.result())
 
     def _reroot(self, board: Board, komi: float) -> None:
         """Keep, in every tree, the subtree under the moves played since the last search; start
@@ -434,23 +438,6 @@ class Search:
             node = best
         return pv
 
-    def result(self, board: Board, komi: float) -> SearchResult:
-        stats = self.root_stats()
-        move, reason = self._decide(board, komi, stats)
-        pv = self.principal_variation(move if move >= 0 else None)
-        return SearchResult(move, reason, stats, pv, nodes=sum(t.nodes for t in self.trees))
-
-    def _decide(self, board: Board, komi: float, stats: list[MoveStats]) -> tuple[int, str]:
-        me = board.to_move
-        sign = 1 if me == 1 else -1
-        if board.moves and board.moves[-1][1] == PASS and sign * board.score(komi) > 0:
-            return PASS, "the opponent passed and passing wins on the area count"
-        played = [s for s in stats if s.visits > 0]
-        if not played:
-            return PASS, "no move searched"
-        best = played[0]
-        visits = sum(s.visits for s in played)
-        cfg = self.config
-        if cfg.resign_threshold > 0 and visits >= self._resign_visits and best.winrate < cfg.resign_threshold:
-            return RESIGN, f"best win rate {best.winrate:.3f} is under {cfg.resign_threshold}"
-        return best.move, "most visited"
+    def result(self) -> SearchResult:
+        """The trees as they stand: the root's moves and the most visited line."""
+        return SearchResult(self.root_stats(), self.principal_variation(), nodes=sum(t.nodes for t in self.trees))

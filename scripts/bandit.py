@@ -41,15 +41,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numba
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import numba  # noqa: E402
-
-from goengine import rules  # noqa: E402
-from goengine.kernels import bandit as kb  # noqa: E402
+from goengine import rules
+from goengine.kernels import bandit as kb
 
 RANGES = ((0.2, 0.4), (0.4, 0.6), (0.6, 0.8))
 GAMMAS = tuple(round(0.1 * i, 1) for i in range(1, 13))

@@ -13,11 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from goengine.lab.client import GtpClient  # noqa: E402
-from goengine.lab.records import load_records  # noqa: E402
+from goengine.lab.client import GtpClient
+from goengine.lab.records import load_records
 
 GNUGO = ["/usr/games/gnugo", "--mode", "gtp", "--chinese-rules", "--level", "10"]
 

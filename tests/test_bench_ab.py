@@ -3,15 +3,12 @@ kernels, how it pairs and compares batches, and its "same moves" verdict. The ti
 not asserted (speed is measured, never tested); the batches here are stand-ins."""
 
 import subprocess
-import sys
 from pathlib import Path
 
+import ab  # bench/ab.py: pytest's pythonpath (pyproject.toml) holds bench/
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-
-import ab  # noqa: E402
 
 
 def kernel_sources(folder):

@@ -1,14 +1,8 @@
 """The benchmarks' speed reference (``bench/reference.py``): parsing its output, the ratios to the
 anchors, and what happens without a reference script."""
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-
-import reference  # noqa: E402
+import reference  # bench/reference.py: pytest's pythonpath (pyproject.toml) holds bench/
 
 
 def fake_script(tmp_path, body):

@@ -1,4 +1,4 @@
-"""The engine's own clock (``goengine.clock``, ``Engine``): charged by each move's round trip,
+"""The engine's own clock (``goengine.time_control``, ``Engine``): charged by each move's round trip,
 replaced by ``time_left``, reset by ``time_settings`` and ``clear_board``, left alone by
 ``undo``; the allocation never plans past the time left less its reserve, lasts inside the
 reserve, and enters byo-yomi deliberately."""
@@ -11,7 +11,11 @@ import time
 import pytest
 
 from goengine.board import BLACK, WHITE
-from goengine.clock import (
+from goengine.config import EngineConfig, SearchConfig
+from goengine.engine import Engine
+from goengine.gtp import serve
+from goengine.gtp.timing import time_settings_from_gtp
+from goengine.time_control import (
     MIN_RESERVE,
     MIN_SECONDS,
     MOVE_MARGIN,
@@ -21,10 +25,6 @@ from goengine.clock import (
     moves_to_plan,
     seconds_for_move,
 )
-from goengine.config import EngineConfig, SearchConfig
-from goengine.engine import Engine
-from goengine.gtp import serve
-from goengine.gtp.clock import time_settings_from_gtp
 
 ABSOLUTE = TimeSettings("absolute", 30)
 CANADIAN = TimeSettings("canadian", 5, 10, 5)
@@ -147,10 +147,10 @@ def test_time_settings_and_clear_board_reset_the_clocks_and_undo_leaves_them():
 def test_charge_keeps_the_worst_overhead_beyond_the_search():
     engine = Engine(EngineConfig(search=SearchConfig(playouts=50)))
     engine.set_time(time_settings_from_gtp(30, 0, 0))
-    result = engine.genmove(BLACK)
+    result = engine.genmove(BLACK).search
     engine.charge_clock(BLACK, result.seconds + 0.2)
     assert engine.overhead == pytest.approx(0.2)
-    result = engine.genmove(WHITE)
+    result = engine.genmove(WHITE).search
     engine.charge_clock(WHITE, result.seconds + 0.05)
     assert engine.overhead == pytest.approx(0.2)  # the worst
 

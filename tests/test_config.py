@@ -12,7 +12,6 @@ from dataclasses import replace
 import pytest
 
 from goengine import cli
-from goengine.board import Board
 from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig, page, with_param, with_setting
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine
@@ -153,15 +152,14 @@ def test_the_page_lists_every_setting_with_words_and_values_formatted_once():
 
 def test_a_budget_change_keeps_the_tree_and_any_other_change_starts_afresh():
     engine = Engine(EngineConfig(search=SearchConfig(playouts=300)))
-    board = Board(9)
-    engine.search.run(board, 7.5)
+    engine.analyze()
     tree = engine.search.trees[0]
     visits = int(tree.ti[4, 0])
     assert visits == 300
     for key, value in (("playouts", "500"), ("seconds", "1"), ("resign_threshold", "0.2")):
         engine.configure(with_setting(engine.config.search, key, value))
         assert engine.search.trees[0] is tree, key
-    result = engine.search.run(board, 7.5)  # the same position: the tree goes on
+    result = engine.analyze()  # the same position: the tree goes on
     assert int(engine.search.trees[0].ti[4, 0]) == visits + result.playouts
     for key, value in (("rule", "ucb1"), ("seed", "2"), ("expand_at", "2"), ("threads", "2")):
         before = engine.search.trees[0]

@@ -12,13 +12,22 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf as sgfmill
 
-from goengine import coords, sgf
+from goengine import coords, rules, sgf
 from goengine.board import BLACK, PASS, WHITE, Board, IllegalMove
-from goengine.clock import MOVE_MARGIN, SAFETY_SECONDS, SAFETY_SHARE, TimeSettings
-from goengine.config import EngineConfig, SearchConfig
-from goengine.engine import BadHandicap, BadStones, BoardNotEmpty, Engine, EngineError, NothingToUndo
+from goengine.config import Budget, EngineConfig, SearchConfig
+from goengine.engine import (
+    RESIGN,
+    BadHandicap,
+    BadStones,
+    BoardNotEmpty,
+    Engine,
+    EngineError,
+    NothingToUndo,
+    SearchResult,
+)
 from goengine.gtp import GtpEngine
-from goengine.gtp.clock import time_settings_from_gtp
+from goengine.gtp.timing import time_settings_from_gtp
+from goengine.time_control import MOVE_MARGIN, SAFETY_SECONDS, SAFETY_SHARE, TimeSettings
 
 DATA = Path(__file__).parent / "data"
 FAST = SearchConfig(playouts=100)
@@ -186,9 +195,97 @@ def test_genmove_stops_at_the_time_the_clock_allows():
     # conftest.warm_kernels has loaded the kernels: this times the clock, not the compiler
     engine = Engine()  # no playout budget: the clock decides
     engine.set_time(time_settings_from_gtp(20, 0, 0))  # (20 - 1) / 30.375 - 0.05 = 0.58 s on an empty 9x9
-    result = engine.genmove(BLACK)
+    result = engine.genmove(BLACK).search
     assert result.playouts > 0
     assert result.seconds < planned(20, 1, 30.375) + 0.25
+
+
+# ---- the move decision (``Engine.decide``): resign, pass, the most visited move
+
+# HOPELESS, 5x5, Black to move: White owns the board with eyes on the edges; Black can only play
+# in the middle row, where no black stone can ever have an eye (every point touches White).
+HOPELESS = """
+. O . O .
+O O O O O
+. . . . .
+O O O O O
+. O . O .
+"""
+
+DECIDING_RULES = list(rules.RULES)
+
+
+def research_engine(diagram: str, komi: float, rule: str, **search) -> Engine:
+    """An engine on ``diagram`` (Black to move) in the research setting (uniform playouts, no
+    prior, expansion on the second visit), so the decision rests on plain search statistics."""
+    search = {"playout": "uniform", "prior": "none", "expand_at": 1, "rule": rule, **search}
+    return set_up(diagram, BLACK, komi=komi, search=SearchConfig(**search))
+
+
+@pytest.mark.parametrize("rule", DECIDING_RULES)
+def test_resigns_a_hopeless_position(rule):
+    decision = research_engine(HOPELESS, 0.5, rule, playouts=2000, resign_threshold=0.1).genmove(BLACK)
+    assert decision.move == RESIGN
+    assert decision.search.winrate < 0.1 and "under 0.1" in decision.reason
+
+
+@pytest.mark.parametrize("rule", ["ucb1", "rave"])
+def test_never_resigns_with_threshold_zero(rule):
+    engine = research_engine(HOPELESS, 0.5, rule, playouts=2000, resign_threshold=0.0)
+    decision = engine.genmove(BLACK, commit=False)
+    assert decision.move != RESIGN
+    assert decision.move == decision.search.best.move
+    assert decision.move == PASS or engine.board.is_legal(BLACK, decision.move)
+
+
+@pytest.mark.parametrize("rule", ["ucb1", "rave"])
+def test_resigns_only_after_enough_visits(rule):
+    # resign_min_visits root visits, or half the playout budget when that is less
+    hurried = research_engine(HOPELESS, 0.5, rule, seconds=0.001, resign_threshold=0.1, resign_min_visits=1000)
+    decision = hurried.genmove(BLACK)
+    assert decision.search.playouts < 1000 and decision.move != RESIGN
+    small = research_engine(HOPELESS, 0.5, rule, playouts=500, resign_threshold=0.1, resign_min_visits=1000)
+    assert small.genmove(BLACK).move == RESIGN
+
+
+# ENDGAME, 5x5: settled but for the dame C3. White has just passed; Black is to move. The area
+# count is 12 to 12, so with komi -0.5 Black already wins by passing, and with komi 0.5 Black
+# loses by passing but wins by filling C3 (13 to 12).
+ENDGAME = """
+. X . X .
+X X X X X
+X X . O O
+O O O O O
+. O . O .
+"""
+
+
+def endgame_after_white_pass(komi: float, rule: str) -> Engine:
+    engine = research_engine(ENDGAME, komi, rule, playouts=1000, resign_threshold=0.1)
+    engine.play(WHITE, PASS)
+    return engine
+
+
+@pytest.mark.parametrize("rule", DECIDING_RULES)
+def test_passes_when_the_opponent_passed_and_the_count_wins(rule):
+    engine = endgame_after_white_pass(-0.5, rule)
+    assert engine.board.to_move == BLACK and engine.board.score(-0.5) > 0
+    decision = engine.genmove(BLACK)
+    assert decision.move == PASS
+    assert "pass" in decision.reason
+
+
+@pytest.mark.parametrize("rule", DECIDING_RULES)
+def test_does_not_pass_when_a_move_still_wins(rule):
+    engine = endgame_after_white_pass(0.5, rule)
+    assert engine.board.score(0.5) < 0
+    assert names(engine, [engine.genmove(BLACK).move]) == {"C3"}
+
+
+def test_no_move_searched_is_a_pass():
+    engine = Engine(EngineConfig(size=5))
+    decision = engine.decide(engine.board, SearchResult(), Budget(playouts=10))
+    assert (decision.move, decision.reason) == (PASS, "no move searched")
 
 
 # ---- undo

@@ -10,7 +10,7 @@ import gtp_spec
 import pytest
 
 from goengine import coords
-from goengine.board import BLACK, Board
+from goengine.board import BLACK
 from goengine.config import EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine
@@ -92,8 +92,7 @@ def test_lz_analyze_leaves_out_prior_without_one_and_reports_the_real_share_with
     engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=500, playout="uniform", prior="none")))
     gtp = GtpEngine(engine)
     analysis = gtp.commands["lz-analyze"].__self__  # the analysis group
-    board = Board(9)
-    result = engine.search.run(board, 7.5)
+    result = engine.analyze()
     line = analysis.info_line(result)
     assert re.fullmatch(rf"{gtp_spec.LZ_INFO}( {gtp_spec.LZ_INFO})*", line)
     assert " prior " not in line
@@ -105,7 +104,7 @@ def test_lz_analyze_leaves_out_prior_without_one_and_reports_the_real_share_with
         tree.ti[kt.VISITS, child] += visits
         virtual[int(tree.ti[kt.MOVE, child])] = (visits, 0.0)
     engine.search.root_prior = lambda: virtual
-    result = engine.search.result(board, 7.5)
+    result = engine.search.result()
     line = analysis.info_line(result)
     shares = {
         m.group(1): int(m.group(2)) for m in re.finditer(r"info move (\S+) visits \d+ winrate \d+ prior (\d+)", line)
@@ -121,9 +120,8 @@ def test_lz_analyze_reports_the_heuristic_priors_share():
     engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=300, prior="heuristic")))
     gtp = GtpEngine(engine)
     analysis = gtp.commands["lz-analyze"].__self__
-    board = Board(9)
-    board.play(BLACK, "E5")
-    result = engine.search.run(board, 7.5)
+    engine.play(BLACK, "E5")
+    result = engine.analyze()
     line = analysis.info_line(result)
     shares = {
         m.group(1): int(m.group(2)) for m in re.finditer(r"info move (\S+) visits \d+ winrate \d+ prior (\d+)", line)

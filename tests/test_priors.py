@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import run
 
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE, ZOBRIST, Board
@@ -181,7 +182,7 @@ def test_a_pattern_move_gets_its_won_visits():
 def root_moves(board: Board, prior: str, **config) -> list[str]:
     config.setdefault("resign_threshold", 0.0)
     search = Search(SearchConfig(rule="ucb1", prior=prior, playouts=3, expand_at=1, **config))
-    search.run(board, 7.5)
+    run(search, board, 7.5)
     tree = search.trees[0]
     moves = [coords.to_gtp(board.size, int(tree.ti[kt.MOVE, ch])) for ch in tree.children(0)]
     search.close()
@@ -274,7 +275,7 @@ def test_the_root_reports_the_prior_apart_from_the_search():
     search = Search(
         SearchConfig(rule="rave", playout="heavy", prior="heuristic", playouts=600, expand_at=8, resign_threshold=0)
     )
-    search.run(board, 7.5)
+    run(search, board, 7.5)
     stats = search.root_stats()
     prior = search.root_prior()
     tree = search.trees[0]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import run
 
 from goengine import coords
 from goengine.board import ZOBRIST, Board
@@ -156,9 +157,9 @@ def test_a_seed_gives_the_same_search_statistic_for_statistic(rule):
     board.play("b", "E5")
     board.play("w", "C3")
     search = Search(SearchConfig(rule=rule, playouts=1500, seed=3, playout="uniform", prior="none", expand_at=1))
-    result = search.run(board, 7.5)
+    result = run(search, board, 7.5)
     got = [(coords.to_gtp(9, s.move), s.visits, s.wins, s.amaf_visits, s.amaf_wins) for s in result.stats[:3]]
-    assert (coords.to_gtp(9, result.move), got, result.nodes) == (move, top, nodes)
+    assert (coords.to_gtp(9, result.best.move), got, result.nodes) == (move, top, nodes)
 
 
 def test_a_seed_gives_the_same_game():

@@ -1,5 +1,6 @@
 """Search behaviour: tactics every selection rule must find, the tree's invariants, reproducibility,
-the node limit, tree reuse, resigning, passing, root parallelism and the time budget.
+the node limit, tree reuse, root parallelism and the time budget. Which move to play (resign,
+pass, the most visited) is the engine's decision: ``tests/test_engine.py``.
 
 Reading guide: the positions come first, as ASCII diagrams (``X`` black, ``O`` white, row 0 at the
 top; GTP vertices with ``A1`` bottom-left), each with the reasoning that makes its answer the only
@@ -19,6 +20,7 @@ import time
 
 import numpy as np
 import pytest
+from helpers import run
 
 from goengine import coords, rules
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board
@@ -26,7 +28,7 @@ from goengine.config import SearchConfig
 from goengine.kernels import board as kb
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
-from goengine.search import RESIGN, Search
+from goengine.search import Search
 
 RULES = list(rules.RULES)
 
@@ -39,16 +41,14 @@ def pt(board: Board, vertex: str) -> int:
 
 
 def name(board: Board, p: int) -> str:
-    return "resign" if p == RESIGN else coords.to_gtp(board.size, p)
+    return coords.to_gtp(board.size, p)
 
 
 RESEARCH = {"playout": "uniform", "prior": "none", "expand_at": 1}  # the setting these tests describe
 
 
 def make_search(rule: str = "ucb1", **config) -> Search:
-    """A search that never resigns unless told to (the tests look at the move it prefers), in the
-    research setting (uniform playouts, no prior, expansion on the second visit) unless told."""
-    config.setdefault("resign_threshold", 0.0)
+    """A search in the research setting (uniform playouts, no prior, expansion on the second visit) unless told."""
     for key, value in RESEARCH.items():
         config.setdefault(key, value)
     return Search(SearchConfig(rule=rule, **config))
@@ -196,7 +196,7 @@ def warm_kernels():
     """Compile (or load) the search kernels once, so no timing below includes compilation."""
     for threads in (1, 2):
         search = make_search(playouts=64, threads=threads)
-        search.run(Board(5), 0.5)
+        run(search, Board(5), 0.5)
         search.close()
 
 
@@ -314,9 +314,9 @@ def test_position_has_a_unique_winning_move(position):
 def test_every_rule_finds_the_winning_move(position, rule):
     diagram, color, komi, answer = TACTICS[position]
     board = Board.from_ascii(diagram, color)
-    result = make_search(rule, playouts=TACTICS_PLAYOUTS, seed=TACTICS_SEED).run(board, komi)
+    result = run(make_search(rule, playouts=TACTICS_PLAYOUTS, seed=TACTICS_SEED), board, komi)
     assert result.playouts == TACTICS_PLAYOUTS
-    assert name(board, result.move) == answer, [
+    assert name(board, result.best.move) == answer, [
         (name(board, s.move), s.visits, round(s.winrate, 3)) for s in result.stats
     ]
 
@@ -339,7 +339,7 @@ OPENING = """
 def test_tree_invariants_hold_after_a_search(rule):
     board = Board.from_ascii(OPENING, BLACK)
     search = make_search(rule, playouts=2000)
-    result = search.run(board, 6.5)
+    result = run(search, board, 6.5)
     tree = search.trees[0]
     assert_tree_invariants(tree, needs_amaf=rules.get(rule).needs_amaf, playouts=2000)
     assert result.nodes == tree.nodes
@@ -351,7 +351,7 @@ def test_tree_invariants_hold_for_other_expansion_thresholds(expand_at):
     board = Board.from_ascii(OPENING, WHITE)
     for rule in ("ucb1", "rave"):
         search = make_search(rule, playouts=1500, expand_at=expand_at)
-        search.run(board, 6.5)
+        run(search, board, 6.5)
         assert_tree_invariants(search.trees[0], expand_at=expand_at, needs_amaf=rule == "rave", playouts=1500)
 
 
@@ -359,7 +359,7 @@ def test_tree_invariants_hold_for_other_expansion_thresholds(expand_at):
 def test_children_are_exactly_the_legal_moves_of_their_position(rule):
     board = Board.from_ascii(OPENING, BLACK)
     search = make_search(rule, playouts=1500)
-    search.run(board, 6.5)
+    run(search, board, 6.5)
     assert assert_children_are_the_legal_moves(board, search.trees[0]) > 100
 
 
@@ -370,7 +370,7 @@ def test_deep_trees_on_tiny_boards_obey_superko_along_every_path(size, playouts,
     # kos and recaptures, so a path that repeated a position of the game or of itself would show.
     board = Board(size)
     search = make_search(rule, playouts=playouts)
-    search.run(board, 0.5)
+    run(search, board, 0.5)
     tree = search.trees[0]
     assert_tree_invariants(tree, needs_amaf=rule == "rave", playouts=playouts)
     assert assert_children_are_the_legal_moves(board, tree, max_expanded=20000) > 30
@@ -404,7 +404,7 @@ def test_superko_repetition_is_never_a_child():
     assert kb.is_legal(board.pts, board.meta, np.int64(p), np.int64(WHITE))  # simple ko allows it
     for rule in ("ucb1", "rave"):
         search = make_search(rule, playouts=2000)
-        search.run(board, 0.5)
+        run(search, board, 0.5)
         assert retake not in tree_moves(board, search)
         assert tree_moves(board, search) == [name(board, q) for q in candidate_moves(board)]
         assert assert_children_are_the_legal_moves(board, search.trees[0]) > 100
@@ -426,9 +426,9 @@ def test_same_seed_reproduces_the_search(rule):
     runs = []
     for _ in range(2):
         search = make_search(rule, playouts=2000, seed=7)
-        runs.append((search.run(board, 6.5), tree_snapshot(search)))
+        runs.append((run(search, board, 6.5), tree_snapshot(search)))
     (a, (na, ia, fa)), (b, (nb, ib, fb)) = runs
-    assert a.move == b.move
+    assert a.best.move == b.best.move
     assert [(s.move, s.visits, s.wins, s.amaf_visits, s.amaf_wins) for s in a.stats] == [
         (s.move, s.visits, s.wins, s.amaf_visits, s.amaf_wins) for s in b.stats
     ]
@@ -442,7 +442,7 @@ def test_different_seeds_give_different_searches(rule):
     board = Board.from_ascii(OPENING, BLACK)
     stats = []
     for seed in (1, 2):
-        result = make_search(rule, playouts=2000, seed=seed).run(board, 6.5)
+        result = run(make_search(rule, playouts=2000, seed=seed), board, 6.5)
         stats.append([(s.move, s.visits, s.wins) for s in result.stats])
     assert stats[0] != stats[1]
 
@@ -458,11 +458,11 @@ def test_node_limit_stops_the_tree_not_the_playouts():
     assert tree.max_nodes == int(0.1 * 2**20 / kt.BYTES_PER_NODE) == 2621
     nodes, visits = [], []
     for _ in range(4):  # the same position: each run goes on with the same tree
-        result = search.run(board, 7.5)
+        result = run(search, board, 7.5)
         tree = search.trees[0]
         assert result.playouts == 3000
         assert tree.nodes <= tree.ti.shape[1] <= tree.max_nodes
-        assert board.is_legal(BLACK, result.move)
+        assert board.is_legal(BLACK, result.best.move)
         nodes.append(tree.nodes)
         visits.append(int(tree.ti[kt.VISITS, 0]))
     assert visits == [3000, 6000, 9000, 12000]
@@ -478,13 +478,13 @@ def test_tree_grows_its_arrays_up_to_the_limit():
     search = make_search("rave", playouts=4000, max_memory_mb=2)
     tree = search.trees[0]
     assert tree.ti.shape[1] < tree.max_nodes == 52428
-    result = search.run(board, 7.5)
+    result = run(search, board, 7.5)
     tree = search.trees[0]
     assert tree.ti.shape[1] == tree.max_nodes
     assert tree.max_nodes - 100 < tree.nodes <= tree.max_nodes
     assert tree.ti.nbytes + tree.tf.nbytes <= 2 * 2**20  # the documented limit is the real one
     assert result.playouts == 4000
-    assert board.is_legal(BLACK, result.move)
+    assert board.is_legal(BLACK, result.best.move)
     assert_tree_invariants(tree, needs_amaf=True, playouts=4000)
 
 
@@ -508,24 +508,24 @@ def subtree_size(tree, node: int) -> int:
 def test_reuse_keeps_the_subtree_of_the_moves_played():
     board = Board(9)
     search = make_search("ucb1", playouts=3000)
-    first = search.run(board, 7.5)
+    first = run(search, board, 7.5)
     tree = search.trees[0]
     reply = first.pv[1]  # the most visited answer to the chosen move
-    node = tree.child(tree.child(0, first.move), reply)
+    node = tree.child(tree.child(0, first.best.move), reply)
     kept_visits, kept_wins = int(tree.ti[kt.VISITS, node]), float(tree.tf[kt.WINS, node])
     kept_nodes = subtree_size(tree, node)
     assert kept_visits > 0
-    board.play(BLACK, first.move)
+    board.play(BLACK, first.best.move)
     board.play(WHITE, reply)
 
-    search.run(board, 7.5, playouts=0)  # re-roots without searching
+    run(search, board, 7.5, playouts=0)  # re-roots without searching
     tree = search.trees[0]
     assert int(tree.ti[kt.MOVE, 0]) == reply
     assert int(tree.ti[kt.VISITS, 0]) == kept_visits and float(tree.tf[kt.WINS, 0]) == kept_wins
     assert tree.nodes == kept_nodes
     assert_tree_invariants(tree, needs_amaf=False)
 
-    second = search.run(board, 7.5)
+    second = run(search, board, 7.5)
     tree = search.trees[0]
     assert second.playouts == 3000
     assert int(tree.ti[kt.VISITS, 0]) == kept_visits + 3000
@@ -537,13 +537,13 @@ def test_a_new_game_starts_afresh():
     search = make_search("ucb1", playouts=1000)
     board = Board(9)
     board.play(BLACK, "E5")
-    search.run(board, 7.5)
+    run(search, board, 7.5)
     other = Board(9)  # a new game: the moves so far are not a continuation
     other.play(BLACK, "C3")
-    search.run(other, 7.5, playouts=0)
+    run(search, other, 7.5, playouts=0)
     assert search.trees[0].nodes == 1 and search.trees[0].ti[kt.VISITS, 0] == 0
-    search.run(board, 7.5)
-    search.run(board, 6.5, playouts=0)  # another komi is another game
+    run(search, board, 7.5)
+    run(search, board, 6.5, playouts=0)  # another komi is another game
     assert search.trees[0].nodes == 1 and search.trees[0].ti[kt.VISITS, 0] == 0
 
 
@@ -554,7 +554,7 @@ def test_a_new_position_without_moves_starts_afresh():
     on occupied points and crashed the interpreter; ``playouts=0`` re-roots without running the
     kernel, so a regression fails cleanly.)"""
     search = make_search("ucb1", playouts=1000)
-    search.run(Board(5), 0.5)
+    run(search, Board(5), 0.5)
     setup = Board.from_ascii(
         """
         X X X X X
@@ -565,17 +565,17 @@ def test_a_new_position_without_moves_starts_afresh():
         """,
         WHITE,
     )
-    search.run(setup, 0.5, playouts=0)
+    run(search, setup, 0.5, playouts=0)
     assert search.trees[0].ti[kt.VISITS, 0] == 0, "the empty board's tree was kept for another position"
 
 
 def test_setup_stones_start_afresh():
     search = make_search("ucb1", playouts=1000)
     board = Board(9)
-    search.run(board, 7.5)
+    run(search, board, 7.5)
     board.play(BLACK, "C3")  # handicap-style stones: Black twice
     board.play(BLACK, "G7")
-    search.run(board, 7.5, playouts=0)
+    run(search, board, 7.5, playouts=0)
     assert search.trees[0].nodes == 1 and search.trees[0].ti[kt.VISITS, 0] == 0
 
 
@@ -599,87 +599,12 @@ def test_a_move_out_of_turn_starts_afresh():
         BLACK,
     )
     search = make_search("ucb1", playouts=5000)
-    search.run(board, 0.5)
+    run(search, board, 0.5)
     board.play(WHITE, "C2")  # Black was to move, and is to move again
     assert board.to_move == BLACK and board.illegal_reason(BLACK, "C3") == "suicide"
-    search.run(board, 0.5, playouts=0)
+    run(search, board, 0.5, playouts=0)
     assert "C3" not in tree_moves(board, search), "Black's C2 subtree was kept for White's C2"
     assert search.trees[0].ti[kt.VISITS, 0] == 0
-
-
-# ---- resign and pass
-
-# HOPELESS, 5x5, Black to move: White owns the board with eyes on the edges; Black can only play
-# in the middle row, where no black stone can ever have an eye (every point touches White).
-HOPELESS = """
-. O . O .
-O O O O O
-. . . . .
-O O O O O
-. O . O .
-"""
-
-
-@pytest.mark.parametrize("rule", RULES)
-def test_resigns_a_hopeless_position(rule):
-    board = Board.from_ascii(HOPELESS, BLACK)
-    result = make_search(rule, playouts=2000, resign_threshold=0.1).run(board, 0.5)
-    assert result.move == RESIGN
-    assert result.winrate < 0.1
-
-
-@pytest.mark.parametrize("rule", ["ucb1", "rave"])
-def test_never_resigns_with_threshold_zero(rule):
-    board = Board.from_ascii(HOPELESS, BLACK)
-    result = make_search(rule, playouts=2000, resign_threshold=0.0).run(board, 0.5)
-    assert result.move != RESIGN
-    assert result.move == PASS or board.is_legal(BLACK, result.move)
-
-
-@pytest.mark.parametrize("rule", ["ucb1", "rave"])
-def test_resigns_only_after_enough_visits(rule):
-    # resign_min_visits root visits, or half the playout budget when that is less
-    board = Board.from_ascii(HOPELESS, BLACK)
-    hurried = make_search(rule, playouts=None, seconds=0.001, resign_threshold=0.1, resign_min_visits=1000)
-    result = hurried.run(board, 0.5)
-    assert result.playouts < 1000 and result.move != RESIGN
-    small = make_search(rule, playouts=500, resign_threshold=0.1, resign_min_visits=1000).run(board, 0.5)
-    assert small.move == RESIGN
-
-
-# ENDGAME, 5x5: settled but for the dame C3. White has just passed; Black is to move. The area
-# count is 12 to 12, so with komi -0.5 Black already wins by passing, and with komi 0.5 Black
-# loses by passing but wins by filling C3 (13 to 12).
-ENDGAME = """
-. X . X .
-X X X X X
-X X . O O
-O O O O O
-. O . O .
-"""
-
-
-def endgame_after_white_pass() -> Board:
-    board = Board.from_ascii(ENDGAME, WHITE)
-    board.play(WHITE, PASS)
-    return board
-
-
-@pytest.mark.parametrize("rule", RULES)
-def test_passes_when_the_opponent_passed_and_the_count_wins(rule):
-    board = endgame_after_white_pass()
-    assert board.to_move == BLACK and board.score(-0.5) > 0
-    result = make_search(rule, playouts=1000, resign_threshold=0.1).run(board, -0.5)
-    assert result.move == PASS
-    assert "pass" in result.reason
-
-
-@pytest.mark.parametrize("rule", RULES)
-def test_does_not_pass_when_a_move_still_wins(rule):
-    board = endgame_after_white_pass()
-    assert board.score(0.5) < 0
-    result = make_search(rule, playouts=1000, resign_threshold=0.1).run(board, 0.5)
-    assert name(board, result.move) == "C3"
 
 
 # ---- root parallelism and the time budget
@@ -690,7 +615,7 @@ def test_two_threads_search_two_trees_and_merge_the_root(rule):
     board = Board.from_ascii(OPENING, BLACK)
     search = make_search(rule, playouts=4001, threads=2)
     try:
-        result = search.run(board, 6.5)
+        result = run(search, board, 6.5)
     finally:
         search.close()
     assert len(search.trees) == 2
@@ -706,8 +631,7 @@ def test_two_threads_search_two_trees_and_merge_the_root(rule):
     assert {s.move: [s.visits, s.wins] for s in result.stats} == merged
     assert sum(s.visits for s in result.stats) == 4001 - 2  # each root's first playout ends at it
     assert result.nodes == sum(t.nodes for t in search.trees)
-    assert board.is_legal(BLACK, result.move)
-    assert result.move == result.stats[0].move
+    assert board.is_legal(BLACK, result.best.move)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -716,13 +640,13 @@ def test_time_budget_is_kept(threads):
     search = make_search("ucb1", playouts=None, seconds=0.3, threads=threads)
     try:
         start = time.perf_counter()
-        result = search.run(board, 7.5)
+        result = run(search, board, 7.5)
         elapsed = time.perf_counter() - start
     finally:
         search.close()
     assert 0.3 <= elapsed < 1.0  # 0.3 s plus at most a batch of iterations; generous on a loaded machine
     assert result.playouts > 100
-    assert board.is_legal(BLACK, result.move)
+    assert board.is_legal(BLACK, result.best.move)
 
 
 @pytest.mark.parametrize("rule", [name for name in RULES if rules.get(name).needs_amaf])
@@ -736,8 +660,8 @@ def test_amaf_rules_do_not_pass_in_the_opening(rule):
         board.play(color, vertex)
     passes = 0
     for seed in range(1, 21):
-        result = make_search(rule, playouts=500, seed=seed).run(board, 6.5)
-        passes += result.move == PASS
+        result = run(make_search(rule, playouts=500, seed=seed), board, 6.5)
+        passes += result.best.move == PASS
     assert passes == 0
 
 
@@ -769,11 +693,11 @@ def test_a_root_at_the_visit_limit_takes_no_more_iterations():
     playouts it could run) instead of wrapping to negative counts."""
     board = Board(9)
     search = make_search("ucb1", playouts=200)
-    search.run(board, 7.5)
+    run(search, board, 7.5)
     tree = search.trees[0]
     tree.ti[kt.VISITS, 0] = kt.MAX_VISITS - 5
     start = time.perf_counter()
-    result = search.run(board, 7.5, playouts=None, seconds=5.0)  # the same position: the tree is kept
+    result = run(search, board, 7.5, seconds=5.0)  # the same position: the tree is kept
     assert result.playouts == 5
     assert int(tree.ti[kt.VISITS, 0]) == kt.MAX_VISITS < 2**31 - 1
     assert time.perf_counter() - start < 2.0  # it ended at the limit, not at the 5 seconds
@@ -788,7 +712,7 @@ def test_root_statistics_leave_out_the_priors_virtual_visits_and_wins():
     reports what it searched apart from it. With the prior ``none`` there is nothing to take out."""
     board = Board(9)
     search = make_search("ucb1", playouts=400, threads=2)
-    searched = {s.move: (s.visits, s.wins) for s in search.run(board, 7.5).stats}
+    searched = {s.move: (s.visits, s.wins) for s in run(search, board, 7.5).stats}
     assert search.root_prior() == {}
     # a prior that gave one root move 10 visits and 7 wins, in each of the two trees
     move = next(iter(searched))
@@ -819,7 +743,7 @@ def test_the_root_prior_is_what_the_prior_kernel_gives_the_root_position(monkeyp
     board = Board(9)
     board.play(BLACK, "E5")
     search = make_search("ucb1", playouts=200)
-    search.run(board, 7.5)
+    run(search, board, 7.5)
     search.kernel.settings[ksearch.PRIOR] = 7  # any prior but none
     monkeypatch.setattr(kprior, "init_children", fake_prior)
     got = search.root_prior()

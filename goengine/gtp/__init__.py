@@ -3,7 +3,7 @@ and objects; GTP's formats and error wording live in this package.
 
 Reading guide: ``protocol`` is the core (reading a line, the command table, framing, the I/O
 loop); each other module is a group of handlers registered into the one table: ``game``
-(set-up, moves, handicap), ``scoring`` (the board, the score, SGF), ``clock`` (time), ``settings``
+(set-up, moves, handicap), ``scoring`` (the board, the score, SGF), ``timing`` (the clock), ``settings``
 (``goengine-set``, the parameter page), ``analysis`` (Leela Zero's and GoGui's analysis).
 ``GtpEngine`` assembles them around an ``Engine``; ``serve`` runs it on stdin/stdout.
 
@@ -18,17 +18,16 @@ from collections.abc import Callable
 
 from goengine import coords, version
 from goengine.board import BLACK
-from goengine.engine import Engine
+from goengine.engine import RESIGN, Decision, Engine
 from goengine.gtp import protocol
 from goengine.gtp.analysis import AnalysisCommands
-from goengine.gtp.clock import ClockCommands
 from goengine.gtp.game import GameCommands
 from goengine.gtp.protocol import GtpError, Protocol, parse_line
 from goengine.gtp.scoring import ScoringCommands
 from goengine.gtp.settings import SettingsCommands
-from goengine.search import RESIGN, SearchResult
+from goengine.gtp.timing import TimingCommands
 
-GROUPS = (GameCommands, ScoringCommands, ClockCommands, SettingsCommands, AnalysisCommands)
+GROUPS = (GameCommands, ScoringCommands, TimingCommands, SettingsCommands, AnalysisCommands)
 
 
 class GtpEngine(Protocol):
@@ -50,7 +49,7 @@ class GtpEngine(Protocol):
 
     def interrupt(self) -> None:
         """``# interrupt``: the running search stops after its batch and answers its best move."""
-        self.engine.search.interrupt()
+        self.engine.interrupt()
 
     def send(self, message: str) -> str:
         self._mover = None
@@ -73,19 +72,19 @@ class GtpEngine(Protocol):
         """Search for ``color`` (and play the move with ``commit``), log the result, and return the
         move as GTP text: the core of ``genmove``, ``reg_genmove``, ``kgs-genmove_cleanup`` and
         ``lz-genmove_analyze``."""
-        result = self.engine.genmove(
+        decision = self.engine.genmove(
             color, commit=commit, cleanup=cleanup, callback=callback, callback_interval=interval
         )
         if commit:
             self._mover = color  # its clock is charged once the answer has left (``answered``)
-        self._log_result(color, result)
-        return self.vertex_text(result.move)
+        self._log_decision(color, decision)
+        return self.vertex_text(decision.move)
 
-    def _log_result(self, color: int, result: SearchResult) -> None:
-        best = result.stats[:5]
-        summary = ", ".join(f"{self.vertex_text(s.move)} {s.visits} {s.winrate:.3f}" for s in best)
+    def _log_decision(self, color: int, decision: Decision) -> None:
+        result = decision.search
+        summary = ", ".join(f"{self.vertex_text(s.move)} {s.visits} {s.winrate:.3f}" for s in result.stats[:5])
         self.log(
-            f"{'B' if color == BLACK else 'W'} {self.vertex_text(result.move)} ({result.reason}); "
+            f"{'B' if color == BLACK else 'W'} {self.vertex_text(decision.move)} ({decision.reason}); "
             f"{result.playouts} playouts in {result.seconds:.2f} s, {result.nodes} nodes; {summary}"
         )
 

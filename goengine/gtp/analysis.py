@@ -15,9 +15,9 @@ import traceback
 
 from goengine import coords
 from goengine.board import BLACK, PASS
+from goengine.engine import Budget, MoveStats, SearchResult
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import STREAMED, color, integer, number, syntax_error
-from goengine.search import MoveStats, SearchResult
 
 LABEL_MIN_VISITS = 10  # a move with fewer visits gets no label on GoGui's board: its rate means little
 LABEL_MIN_SHARE = 0.01  # nor one with less than this share of the most visited move's visits
@@ -89,7 +89,7 @@ class AnalysisCommands(CommandGroup):
             wr = s.winrate
             lcb = max(0.0, wr - 1.96 * math.sqrt(max(wr * (1 - wr), 1e-9) / s.visits))
             prior = f"prior {round(10000 * s.prior_visits / prior_total)} " if prior_total else ""
-            pv = self.engine.search.principal_variation(s.move, length=12)
+            pv = self.engine.principal_variation(s.move, length=12)
             parts.append(
                 f"info move {self.gtp.vertex_text(s.move)} visits {s.visits} winrate {round(wr * 10000)} "
                 f"{prior}lcb {round(lcb * 10000)} order {order} pv " + " ".join(self.gtp.vertex_text(m) for m in pv)
@@ -122,7 +122,7 @@ class AnalysisCommands(CommandGroup):
 
     def _interrupt_on_input(self, result: SearchResult) -> None:
         if self.gtp.input_pending():
-            self.engine.search.interrupt()
+            self.engine.interrupt()
 
     def _stream(self, result: SearchResult, min_visits: int) -> None:
         line = self.info_line(result, min_visits)
@@ -142,23 +142,15 @@ class AnalysisCommands(CommandGroup):
 
     def lz_analyze(self, args: list[str]) -> object:
         """Ponder for the side to move (or ``color``), streaming ``info`` lines every interval until
-        the next line of input; the response then ends. The game state is not changed."""
+        the next line of input; the response then ends. The game state is not changed, and no
+        budget or clock applies: it searches until the next command comes."""
         c, interval, min_visits = self._analysis_args(args, need_color=False)
-        board = self.engine.board.copy()
-        board.to_move = c
-        search = self.engine.search
+        one_report = Budget(seconds=interval)
 
         def body() -> None:
             while not self.gtp.input_pending():
                 # one report per slice of search; the tree is kept between slices
-                result = search.run(
-                    board,
-                    self.engine.komi,
-                    playouts=None,
-                    seconds=interval,
-                    callback=self._interrupt_on_input,
-                    callback_interval=0.05,
-                )
+                result = self.engine.analyze(c, one_report, callback=self._interrupt_on_input, callback_interval=0.05)
                 self._stream(result, min_visits)
                 if result.playouts == 0 and not self.gtp.input_pending():
                     time.sleep(interval)  # nothing to search (e.g. a finished game)
@@ -166,7 +158,8 @@ class AnalysisCommands(CommandGroup):
         return self._streaming(body)
 
     def lz_genmove_analyze(self, args: list[str]) -> object:
-        """``genmove`` that streams ``info`` lines while it thinks, then ``play MOVE``."""
+        """``genmove`` that streams ``info`` lines while it thinks, then ``play MOVE``: a move of
+        the game, on the move's budget and clock."""
         c, interval, min_visits = self._analysis_args(args, need_color=True)
 
         def body() -> None:
@@ -186,10 +179,9 @@ class AnalysisCommands(CommandGroup):
         return ""
 
     def _search(self, args: list[str]) -> SearchResult:
-        c = color(args[0]) if args else self.engine.board.to_move
-        board = self.engine.board.copy()
-        board.to_move = c
-        return self.engine.search.run(board, self.engine.komi)
+        """GoGui's analyze commands search the position for ``[color]`` on the settings' budget;
+        the game clock does not apply (an analysis is not a move, ``Engine.analyze``)."""
+        return self.engine.analyze(color(args[0]) if args else None)
 
     def best_moves(self, args: list[str]) -> str:
         best = labelled(self._search(args).stats)[:5]

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
+from goengine.config import BOARD_SIZES
 from goengine.engine import BadHandicap, BadStones, BoardNotEmpty, NothingToUndo
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import GtpError, color, integer, number, syntax_error, vertex
-
-MIN_GTP_SIZE = 5
-MAX_GTP_SIZE = 19
 
 
 class GameCommands(CommandGroup):
@@ -29,7 +27,7 @@ class GameCommands(CommandGroup):
         if len(args) != 1:
             raise syntax_error()
         size = integer(args[0])
-        if not MIN_GTP_SIZE <= size <= MAX_GTP_SIZE:
+        if size not in BOARD_SIZES:
             raise GtpError("unacceptable size")
         self.engine.set_size(size)
 

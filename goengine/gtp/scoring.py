@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from goengine import sgf
 from goengine.board import BLACK, WHITE
+from goengine.config import BOARD_SIZES
 from goengine.engine import EngineError
 from goengine.gtp.commands import CommandGroup
-from goengine.gtp.game import MAX_GTP_SIZE, MIN_GTP_SIZE
 from goengine.gtp.protocol import GtpError, integer, syntax_error
 
 
@@ -63,8 +63,10 @@ class ScoringCommands(CommandGroup):
             raise GtpError(f"cannot load file: {err.strerror or err}") from None
         except ValueError as err:
             raise GtpError(f"cannot load file: {err}") from None
-        if not MIN_GTP_SIZE <= game.size <= MAX_GTP_SIZE:
-            raise GtpError(f"cannot load file: board size {game.size} is not from {MIN_GTP_SIZE} to {MAX_GTP_SIZE}")
+        if game.size not in BOARD_SIZES:
+            raise GtpError(
+                f"cannot load file: board size {game.size} is not from {BOARD_SIZES[0]} to {BOARD_SIZES[-1]}"
+            )
         self.engine.load_position(game)
 
     def printsgf(self, args: list[str]) -> str | None:

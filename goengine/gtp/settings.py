@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from goengine import config as cfg
+from goengine.config import PageRow, page, with_setting
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import syntax_error
 
 
-def page_line(row: cfg.PageRow) -> str:
+def page_line(row: PageRow) -> str:
     """One line of GoGui's ``param`` response: ``[list/a/b] key value``, ``[bool] key 0|1`` or
     ``[string] key value``."""
     if row.choices:
@@ -29,7 +29,7 @@ class SettingsCommands(CommandGroup):
         analyze type, whose page shows each key capitalised with ``_`` as spaces). With
         ``key value``: set one, as ``goengine-set`` does."""
         if not args:
-            return "\n".join(page_line(row) for row in cfg.page(self.engine.search.config))
+            return "\n".join(page_line(row) for row in page(self.engine.config.search))
         return self.set(args)
 
     def set(self, args: list[str]) -> None:
@@ -40,6 +40,6 @@ class SettingsCommands(CommandGroup):
         the search tree."""
         if len(args) < 2:
             raise syntax_error()
-        new = cfg.with_setting(self.engine.search.config, args[0], " ".join(args[1:]))
+        new = with_setting(self.engine.config.search, args[0], " ".join(args[1:]))
         self.engine.configure(new)
         self.gtp.log(f"settings: {new.describe()}")

@@ -1,14 +1,14 @@
-"""GTP commands of the clock: time_settings, time_left, kgs-time_settings, cputime. GTP's
-arguments become a ``goengine.clock.TimeSettings`` here; how the time is spent is the engine's
-business (``goengine.clock.seconds_for_move``)."""
+"""GTP commands of time: time_settings, time_left, kgs-time_settings, cputime. GTP's
+arguments become a ``goengine.time_control.TimeSettings`` here; how the time is spent is the engine's
+business (``goengine.time_control.seconds_for_move``)."""
 
 from __future__ import annotations
 
 import time
 
-from goengine.clock import TimeSettings
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import color, integer, number, syntax_error
+from goengine.time_control import TimeSettings
 
 
 def time_settings_from_gtp(main: float, byo_time: float, byo_stones: int) -> TimeSettings:
@@ -24,7 +24,7 @@ def time_settings_from_gtp(main: float, byo_time: float, byo_stones: int) -> Tim
     return TimeSettings("canadian", main, byo_time, byo_stones)
 
 
-class ClockCommands(CommandGroup):
+class TimingCommands(CommandGroup):
     COMMANDS = {
         "time_settings": "time_settings",
         "time_left": "time_left",

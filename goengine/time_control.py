@@ -1,6 +1,6 @@
 """Time control: the settings of a game's clock, each player's clock as the engine keeps it, and
 how much of it a move may spend. No text: GTP's ``time_settings`` / ``kgs-time_settings`` /
-``time_left`` arguments are read by the GTP front-end (``goengine.gtp.clock``).
+``time_left`` arguments are read by the GTP front-end (``goengine.gtp.timing``).
 
 Reading guide: ``seconds_for_move`` is the allocation; ``Clock.charge`` moves a clock forward by a
 move's time and ``Clock.report`` takes the controller's figures; ``TimeSettings`` is the system.
