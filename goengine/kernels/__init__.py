@@ -3,15 +3,13 @@
 Every kernel that allocates nothing is compiled with ``_nrt=False``: without numba's reference
 counting. With it, numba increments and decrements an array's reference count (two atomic
 instructions, each a call) whenever an array is bound to a name, which includes every argument of
-an ``inline="always"`` kernel; the refcount pruning pass removes only some. In the uniform
-playout that was 39 % of the CPU time (``perf``, 2026-11-23). Compiling the playout, policy,
-tactics, prior, selection and search kernels without it made uniform playouts 1.32x (9x9) and
-1.42x (19x19) faster and heavy playouts 1.32x / 1.40x (``bench/playouts.py``, same sitting). So
-the hot path allocates nothing: scratch lives in rows of the board arrays (``board.LADDER``) or
-in arrays the caller makes once (``search.new_workspace``). Only the kernels that allocate or
-return new arrays keep reference counting (``ALLOCATING``); a test holds every other kernel to
-``_nrt=False``, which must be explicit: a kernel without the option inherits its caller's
-setting, and numba's cache does not tell the two compilations apart.
+an ``inline="always"`` kernel; the refcount pruning pass removes only some, and in a playout,
+where small kernels are called at every move, those calls were a large part of the CPU time
+(``perf``). So the hot path allocates nothing: scratch lives in rows of the board arrays
+(``board.LADDER``) or in arrays the caller makes once (``search.new_workspace``). Only the kernels
+that allocate or return new arrays keep reference counting (``ALLOCATING``); a test holds every
+other kernel to ``_nrt=False``, which must be explicit: a kernel without the option inherits its
+caller's setting, and numba's cache does not tell the two compilations apart.
 
 Every index into the board arrays (``pts``, the Zobrist and pattern tables), the AMAF record and
 the tree's arrays is written ``a[at(i)]``: ``at`` makes it an unsigned integer. numba lets a
@@ -19,11 +17,10 @@ signed index count from the end (``a[-1]``) and pays for that on every access, a
 and an add before the load (``perf``'s annotated hot loop showed them); an unsigned index it uses
 as it is. ``at`` is a plain cast and these indices are never negative (``PASS`` and the other
 negative markers are tested before anything is indexed with them), so no move and no seed's game
-changes. Measured with ``python bench/ab.py 95f7b10`` (both versions' kernels in one process,
-batches alternating, CPU time; 2026-11-23): uniform playouts 1.19x on 9x9 and 19x19, heavy
-playouts 1.10x, search iterations 1.10x-1.20x (UCB1, RAVE, KL-UCB, KL-UCB+RAVE, Thompson, the
-default engine).
-``tests/test_kernels.py`` finds a board or tree row indexed without it.
+changes. ``tests/test_kernels.py`` finds a board or tree row indexed without it.
+
+``docs/performance.md`` gives what each of these measured, and the commands that measure it
+(``bench/ab.py`` times two versions of these kernels against each other).
 
 numba's on-disk cache does not notice an edit in a callee that lives in another file, so a stale
 compiled kernel could run after a change. We therefore key the cache folder to a hash of these

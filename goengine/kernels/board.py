@@ -115,10 +115,9 @@ def copy_state(pts0, meta0, pts, meta):
     ``(pts, meta)``, which have at least as many.
 
     Written as loops because numba compiles ``pts[:STATE_ROWS] = pts0[:STATE_ROWS]`` for 2-D
-    arrays into an element-by-element broadcast: on a 19x19 board 1.9 us a copy against 0.28 us
-    for these loops (CPU time over 200,000 copies, on this project's machine, 2026-11-22). The search
-    copies the root position once an iteration; the ladder reader copies the position once a read
-    and once an atari it tries.
+    arrays into an element-by-element broadcast, several times slower than these loops
+    (``docs/performance.md``). The search copies the root position once an iteration; the ladder
+    reader copies the position once a read and once an atari it tries.
     """
     npts = pts0.shape[1]
     for r in range(STATE_ROWS):

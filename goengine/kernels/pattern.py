@@ -11,9 +11,8 @@ A table is a bit set over the codes, ``uint8[8192]``: code ``k`` matches when bi
 byte ``k >> 3`` is set. It is built in Python (``goengine.patterns``) from the pattern diagrams
 with every rotation, reflection and colour swap already expanded, so the lookup is one read and
 needs no normalisation. Packed, it takes 8 KB and stays in the L1 cache beside the board; a byte
-per code (64 KB) did not, and the heavy playouts ran 2-6 % slower with it (both versions in one process,
-alternating batches, CPU time, 2026-11-23). It is passed to the kernels as an argument (numba
-freezes module-level arrays into compiled code).
+per code (64 KB) did not, and the heavy playouts ran slower with it (``docs/performance.md``). It
+is passed to the kernels as an argument (numba freezes module-level arrays into compiled code).
 """
 
 from numba import njit

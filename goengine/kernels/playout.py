@@ -14,18 +14,19 @@ move counted from the search's root, meaningful only where ``amaf_color[p]`` is 
 ``amaf_color`` is cleared between iterations); ``kernels.search.backup`` credits a node's children
 with them.
 
-What makes a playout fast, each trick measured with both versions' kernels in one process, short
-batches alternating, CPU time, uniform playouts on 9x9 / 19x19 (2026-11-23, issue 13):
+What makes a playout fast:
 
-- no reference counting in any kernel that allocates nothing: 1.32x / 1.42x (``goengine.kernels``);
-- unsigned indices (``goengine.kernels.at``): 1.19x / 1.19x (``python bench/ab.py 95f7b10``);
+- no reference counting in any kernel that allocates nothing (``goengine.kernels`` says why);
+- unsigned indices (``goengine.kernels.at``), which numba uses without a wrap-around check;
 - the common case first in ``policy.is_playable``: a point with an empty neighbour is playable
   without the eye and legality tests;
-- position copies written as loops (``board.copy_state``): 0.28 us a 19x19 copy against 1.9 us.
+- position copies written as loops (``board.copy_state``), not as numba's 2-D slice assignment.
 
-Tried and left out: not updating the Zobrist hash in playouts, which need no superko (1.01x on top
-of the unsigned indices, for a hash that would go stale); summing a new stone's liberties in
-registers before one store (no gain); a fast path for one-point regions in the area count (1.00x).
+Tried and left out, for too little or no gain: not updating the Zobrist hash in playouts, which
+need no superko (it would leave a stale hash); summing a new stone's liberties in registers
+before one store; a fast path for one-point regions in the area count.
+
+``docs/performance.md`` gives what each of these measured, and how to measure it again.
 """
 
 import numpy as np
