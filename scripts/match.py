@@ -9,10 +9,13 @@
     python scripts/match.py ... --time 60+5x3                          # under a clock
     python scripts/match.py ... --cluster tcp://127.0.0.1:8786         # on a Dask cluster
     python scripts/match.py --report --markdown --out results/seed000  # the table of a folder, no play
+    python scripts/match.py --report --sgf --out results/seed000       # and each game's SGF, from its record
 
 Every configuration plays ``--games`` games against the opponent, colours alternating (even games:
 goengine Black). Each finished game is appended to ``OUT/games.jsonl`` at once and written as
 ``OUT/sgf/CONFIG-NNNN.sgf``; running the same command again plays only the games that are missing.
+The SGF is made from the record alone (``goengine.lab.gamefiles``), so ``--report --sgf`` writes
+every game's file again from ``games.jsonl`` (git keeps the records, not the files).
 A void game (an engine crashed, hung or answered garbage) is replayed once; after ``--max-voids``
 void games in a row the run stops with a message. The table gives, per configuration, the win
 rate with its Wilson 95 % interval and the Elo difference interval, per colour, average moves per
@@ -41,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from goengine.lab import report  # noqa: E402
+from goengine.lab import gamefiles, report  # noqa: E402
 from goengine.lab.client import GtpClient, GtpClientError  # noqa: E402
 from goengine.lab.clock import TimeControl  # noqa: E402
 from goengine.lab.ratings import Result, rate  # noqa: E402
@@ -105,6 +108,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--report",
         action="store_true",
         help="play nothing: print the tables (and draw the plots) of the games already in --out",
+    )
+    p.add_argument(
+        "--sgf",
+        action="store_true",
+        help="with --report: (re)write OUT/sgf/CONFIG-NNNN.sgf (a tournament's in each pair's sgf/) from the records",
     )
     return p.parse_args(argv)
 
@@ -323,12 +331,43 @@ def show(records: list[dict], out: Path, args: argparse.Namespace) -> None:
             print(f"plot: {out / 'ratings.png'}", file=sys.stderr)
 
 
+def record_folders(out: Path) -> list[Path]:
+    """The folder and its pairs' folders (a tournament's), each with the games.jsonl it holds."""
+    folders = [out, *sorted((out / "pairs").glob("*-vs-*"))]
+    return [folder for folder in folders if (folder / "games.jsonl").is_file()]
+
+
 def all_records(out: Path) -> list[dict]:
     """The folder's records, and its pairs' (a tournament's), every game once."""
-    records = load_records(out / "games.jsonl")
-    for folder in sorted((out / "pairs").glob("*-vs-*")):
-        records += load_records(folder / "games.jsonl")
-    return records
+    return [r for folder in record_folders(out) for r in load_records(folder / "games.jsonl")]
+
+
+def write_sgf_files(out: Path) -> int:
+    """``--report --sgf``: each folder's non-void games as ``FOLDER/sgf/CONFIG-NNNN.sgf``, made from
+    their records (``lab.gamefiles``, the referee's own code), each file written whole or not at
+    all; says on stderr how many files it wrote in which folder, and returns how many in all.
+    Every record is read before any file is written, so a record this code cannot read (edited
+    by hand) stops the run before it touches anything."""
+    folders = {folder: load_records(folder / "games.jsonl") for folder in record_folders(out)}
+    for folder, records in folders.items():
+        for r in records:
+            try:
+                if not r.get("void"):
+                    gamefiles.sgf_text(r)
+            except (KeyError, TypeError, ValueError) as err:
+                raise Usage(
+                    f"{folder / 'games.jsonl'}: cannot make the SGF of {r.get('config')}#{r.get('index')}: "
+                    f"{type(err).__name__}: {err}"
+                ) from None
+    total = 0
+    for folder, records in folders.items():
+        paths = set(gamefiles.write_sgf_files(records, folder / "sgf"))
+        voids = sum(1 for r in records if r.get("void"))
+        print(
+            f"SGF: wrote {len(paths)} files in {folder / 'sgf'} ({len(records)} records, {voids} void)", file=sys.stderr
+        )
+        total += len(paths)
+    return total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -342,11 +381,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace, out: Path) -> int:
+    if args.sgf and not args.report:
+        raise Usage("--sgf goes with --report (a match writes each game's SGF as the game ends)")
     if args.report:  # like GoGui's twogtp -analyze: the folder's games, every configuration in it
         records = all_records(out)
         if not records:
             print(f"no games in {out / 'games.jsonl'} or {out / 'pairs'}", file=sys.stderr)
             return 2
+        if args.sgf:  # first: a record it cannot read stops it before the plots are drawn
+            try:
+                write_sgf_files(out)
+            except OSError as err:  # a full disk, a read-only folder: the files written so far are whole
+                print(f"match.py: cannot write the SGF files: {err}", file=sys.stderr)
+                return 2
         show(records, out, args)
         return 0
     test = None

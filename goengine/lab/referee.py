@@ -2,9 +2,10 @@
 
 Reading guide: ``play_game`` is the whole game; ``GameSpec`` says what to play; the record it
 returns is a plain dict (it crosses process and cluster boundaries) that ``lab.records`` keeps
-on disk and ``lab.stats`` summarises. Which games a match still has to play and where they run
-(one at a time, a process pool, Dask) is ``lab.schedule``'s business; ``scripts/match.py`` is the
-command.
+on disk and ``lab.stats`` summarises; the game's SGF file is made from that record alone
+(``lab.gamefiles``, which ``scripts/match.py --report --sgf`` uses too). Which games a match
+still has to play and where they run (one at a time, a process pool, Dask) is ``lab.schedule``'s
+business; ``scripts/match.py`` is the command.
 
 The referee trusts neither engine: every move is checked on our own ``Board`` (an illegal move
 loses the game for the engine that made it), every command has a timeout, a crash or hang or
@@ -18,7 +19,7 @@ Under a time control (``GameSpec.time_control``, ``lab.clock``) both engines are
 the game, each ``genmove`` is preceded by ``time_left`` (unless ``time_left`` is off, as
 gogui-twogtp plays), the referee's own clock is charged the command's round trip, and a fallen
 flag loses the game (``reason`` "time", result ``B+T`` / ``W+T``). Every move's time is in the
-record. The referee's clocks are its own code, not the engine's (``goengine.clock``): a judge
+record. The referee's clocks are its own code, not the engine's (``goengine.time_control``): a judge
 that shared the engine's model of the rules could not catch a mistake in it.
 """
 
@@ -26,15 +27,14 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import shlex
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 
-from goengine import coords, sgf
+from goengine import coords
 from goengine.board import BLACK, WHITE, Board, IllegalMove
+from goengine.lab import gamefiles
 from goengine.lab.client import GtpClient, GtpClientError, GtpError
 from goengine.lab.clock import SideClock, TimeControl
 
@@ -234,7 +234,7 @@ def play_game(spec: GameSpec) -> dict:
     record["engine_won"] = None if void or winner is None else record["winner"] == engine_color
     record["result"] = _result_text(record)
     if spec.sgf_dir and not void:
-        record["sgf"] = _write_sgf(spec, record, board)
+        record["sgf"] = str(gamefiles.write_sgf(record, spec.sgf_dir))  # from the record alone, as --report --sgf
     return record
 
 
@@ -251,37 +251,3 @@ def _result_text(record: dict) -> str:
         return f"{record['winner']}+F"
     area = record.get("area_score", 0.0)
     return f"{record['winner']}+{abs(area):g}"
-
-
-def _write_sgf(spec: GameSpec, record: dict, board: Board) -> str:
-    """The game as ``SGF_DIR/CONFIG-NNNN.sgf``, written whole or not at all (rename)."""
-    settings = "".join(
-        f"\n{side} settings: {_settings_text(record[side].get('settings'))}"
-        for side in ("black", "white")
-        if record[side].get("settings")
-    )
-    text = sgf.dumps(
-        spec.size,
-        spec.komi,
-        board.moves,
-        names=(
-            f"{record['black']['name']} {record['black']['version']}".strip(),
-            f"{record['white']['name']} {record['white']['version']}".strip(),
-        ),
-        result=record["result"],
-        date=record["started"][:10],
-        game_name=spec.key,
-        comment=f"black: {record['black_command']}\nwhite: {record['white_command']}\n"
-        f"configuration {spec.config}, game {spec.index}, attempt {spec.attempt}\n"
-        f"termination: {record['reason']}\nfinal_score: {record.get('final_score')}" + settings,
-    )
-    path = Path(spec.sgf_dir) / f"{spec.config}-{spec.index:04d}.sgf"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".sgf.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-    return str(path)
-
-
-def _settings_text(settings: dict[str, str]) -> str:
-    return " ".join(f"{key}={value}" for key, value in settings.items())
