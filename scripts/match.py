@@ -25,7 +25,7 @@ game and seconds per move for both sides; ``OUT/winrate.png`` plots it.
 accepts H0 or H1 (``goengine.lab.sprt``); ``--games`` is then the cap. ``--tournament`` plays every
 pair among the configurations and the ``--opponent`` engines (``NAME=COMMAND``, repeatable), each
 pair in ``OUT/pairs/A-vs-B/``, and fits one Elo scale to all of it, anchored on ``--anchor``
-(``goengine.lab.ratings``). ``--time`` plays under a clock (``goengine.lab.clock``).
+(``goengine.lab.ratings``). ``--time`` plays under a clock (``goengine.lab.referee_clock``).
 
 The engine's seed for game i is ``--seed + i`` (it is part of the command line in the record).
 A folder never mixes games of another engine version (commit) into a configuration unless
@@ -41,18 +41,15 @@ import shlex
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from goengine.lab import gamefiles, report  # noqa: E402
-from goengine.lab.client import GtpClient, GtpClientError  # noqa: E402
-from goengine.lab.clock import TimeControl  # noqa: E402
-from goengine.lab.ratings import Result, rate  # noqa: E402
-from goengine.lab.records import append_record, load_records  # noqa: E402
-from goengine.lab.referee import GNUGO  # noqa: E402
-from goengine.lab.schedule import Pairing, Player, Runner, pending  # noqa: E402
-from goengine.lab.sprt import CONTINUE, Sprt  # noqa: E402
-from goengine.lab.stats import engine_version, score, summarize  # noqa: E402
+from goengine.lab import gamefiles, report
+from goengine.lab.client import GtpClient, GtpClientError
+from goengine.lab.ratings import Result, rate
+from goengine.lab.records import append_record, load_records
+from goengine.lab.referee import GNUGO
+from goengine.lab.referee_clock import TimeControl
+from goengine.lab.schedule import Pairing, Player, Runner, pending
+from goengine.lab.sprt import CONTINUE, Sprt
+from goengine.lab.stats import engine_version, score, summarize
 
 DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -m goengine --quiet"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
@@ -449,7 +446,8 @@ def run(args: argparse.Namespace, out: Path) -> int:
         """The configuration's SPRT status from its records so far (CONTINUE without a test)."""
         return CONTINUE if test is None else test.status(*score(records, config))
 
-    specs = specs_to_play()
+    # a configuration whose test has already decided plays nothing more (nor warms up for it)
+    specs = [spec for spec in specs_to_play() if verdict(spec.config) == CONTINUE]
     total = len(pairings) * args.games
     jobs = args.jobs or (0 if args.cluster else os.cpu_count() or 1)
     where = out / "pairs" if args.tournament else out / "games.jsonl"

@@ -15,7 +15,7 @@ compared with both engines' ``final_score`` (a disagreement is recorded). An eng
 parameters), which go into the record and the SGF comment; every engine's GTP ``version`` goes
 there too (goengine's names its commit: ``goengine.version``).
 
-Under a time control (``GameSpec.time_control``, ``lab.clock``) both engines are told it before
+Under a time control (``GameSpec.time_control``, ``lab.referee_clock``) both engines are told it before
 the game, each ``genmove`` is preceded by ``time_left`` (unless ``time_left`` is off, as
 gogui-twogtp plays), the referee's own clock is charged the command's round trip, and a fallen
 flag loses the game (``reason`` "time", result ``B+T`` / ``W+T``). Every move's time is in the
@@ -36,7 +36,7 @@ from goengine import coords
 from goengine.board import BLACK, WHITE, Board, IllegalMove
 from goengine.lab import gamefiles
 from goengine.lab.client import GtpClient, GtpClientError, GtpError
-from goengine.lab.clock import SideClock, TimeControl
+from goengine.lab.referee_clock import SideClock, TimeControl
 
 GNUGO = "/usr/games/gnugo --mode gtp --chinese-rules --positional-superko --capture-all-dead --level 10"
 

@@ -15,6 +15,11 @@ Time controls (seconds):
 - ``60+30/10``: 60 s, then Canadian byo-yomi, 10 moves in every 30 s (``time_settings 60 30 10``).
 
 Time spent past the main time flows into byo-yomi within the same move, as on KGS.
+
+These clocks are the referee's own code, deliberately apart from the engine's
+(``goengine.time_control``, which has its own ``Clock`` and ``TimeSettings``): a judge that shared
+the engine's model of the rules of time could not catch a mistake in it, and the laboratory
+referees any GTP engine, not only goengine (an import-linter contract keeps the engine out).
 """
 
 from __future__ import annotations

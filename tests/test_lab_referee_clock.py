@@ -1,11 +1,11 @@
-"""The referee's clocks (``goengine.lab.clock``): time controls read from ``--time``, the GTP
+"""The referee's clocks (``goengine.lab.referee_clock``): time controls read from ``--time``, the GTP
 commands that tell them, and each side's clock on hand-made sequences of moves."""
 
 from __future__ import annotations
 
 import pytest
 
-from goengine.lab.clock import SideClock, TimeControl
+from goengine.lab.referee_clock import SideClock, TimeControl
 
 
 @pytest.mark.parametrize(
