@@ -88,6 +88,18 @@ def is_playable(pts, meta, p, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _set_aside(pts, i, n):
+    """Swap the empty list's entries ``i`` and ``n`` (a rejected candidate goes to ``n``, just
+    past the part still drawn from), keeping each point's position in ``EMPTY_POS`` true."""
+    p = pts[EMPTIES, at(i)]
+    q = pts[EMPTIES, at(n)]
+    pts[EMPTIES, at(i)] = q
+    pts[EMPTY_POS, at(q)] = i
+    pts[EMPTIES, at(n)] = p
+    pts[EMPTY_POS, at(p)] = n
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def random_move(pts, meta, c, rng):
     """The ``uniform`` policy: a move for ``c`` drawn uniformly from the legal points that are
     not ``c``'s eyes, or PASS.
@@ -103,11 +115,7 @@ def random_move(pts, meta, c, rng):
         if is_playable(pts, meta, p, c):
             return p
         n -= 1
-        q = pts[EMPTIES, at(n)]
-        pts[EMPTIES, at(i)] = q
-        pts[EMPTY_POS, at(q)] = i
-        pts[EMPTIES, at(n)] = p
-        pts[EMPTY_POS, at(p)] = n
+        _set_aside(pts, i, n)
     return PASS
 
 
@@ -236,11 +244,7 @@ def random_move_avoiding_self_atari(pts, meta, c, rng, reject, max_stones):
         ):
             return p
         n -= 1
-        q = pts[EMPTIES, at(n)]
-        pts[EMPTIES, at(i)] = q
-        pts[EMPTY_POS, at(q)] = i
-        pts[EMPTIES, at(n)] = p
-        pts[EMPTY_POS, at(p)] = n
+        _set_aside(pts, i, n)
     return PASS
 
 
