@@ -1,4 +1,5 @@
-"""Shared test set-up: the search kernels are loaded once per session, before any test runs.
+"""Shared test set-up: the search kernels are loaded once per session, before any test runs; and
+the match laboratory's fake GTP engine (``fake``, from ``tests/match_harness.py``).
 
 With a cold numba cache the first search of a process compiles for several seconds; tests that
 time a search (clock budgets, interrupts, analysis intervals) must measure the search, not the
@@ -8,6 +9,7 @@ compiler, whatever order they run in. The goengine command does the same at star
 import os
 
 import pytest
+from match_harness import fake_engine
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -21,3 +23,11 @@ def warm_kernels():
     engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=16)))
     engine.genmove(BLACK)
     engine.ownership(4)
+
+
+@pytest.fixture
+def fake(tmp_path):
+    """``fake(*options)``: the command line of the match laboratory's fake GTP engine with these
+    options (``match_harness.FAKE_ENGINE``). The client's own tests (``test_lab_client.py``) have
+    a fake engine of their own under the same fixture name."""
+    return fake_engine(tmp_path)

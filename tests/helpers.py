@@ -1,13 +1,23 @@
-"""What several test modules share: running a search on a budget.
+"""What several test modules share: a search on a budget, an engine on a diagram, and the
+conversions between goengine's boards and the naive grids of ``tests/naive.py``.
 
-A module's own fixtures stay in the module; what two or more modules need lives here, so no test
+A module's own fixtures stay in the module; what two or more modules need lives here (the match
+laboratory's fake engines and subprocess runs live in ``tests/match_harness.py``), so no test
 module imports another.
 """
 
 from __future__ import annotations
 
-from goengine.board import Board
-from goengine.config import Budget
+import functools
+import random
+
+import naive
+
+from goengine import coords
+from goengine.board import BLACK, PASS, Board
+from goengine.config import Budget, EngineConfig
+from goengine.engine import Engine
+from goengine.kernels import board as kb
 from goengine.search import Search, SearchResult
 
 
@@ -15,3 +25,51 @@ def run(search: Search, board: Board, komi: float, **budget) -> SearchResult:
     """``search`` on ``board`` with the budget of its settings (``Budget.of``), or on ``budget``
     (``playouts=``, ``seconds=``) when given."""
     return search.run(board, komi, Budget(**budget) if budget else Budget.of(search.config))
+
+
+def set_up(diagram: str, to_move: int = BLACK, **config) -> Engine:
+    """An Engine (``EngineConfig(**config)``) on the position of an ASCII ``diagram`` (``X`` black,
+    ``O`` white, ``.`` empty), ``to_move`` to play."""
+    board = Board.from_ascii(diagram)
+    engine = Engine(EngineConfig(size=board.size, **config))
+    engine.setup([(board.color_at(p), p) for p in board.points() if board.color_at(p)], to_move)
+    return engine
+
+
+# ---- goengine's padded indices and naive's (row, col)
+
+
+@functools.cache
+def point_map(size):
+    """``{(row, col): padded index}`` for every point of the board."""
+    return {(r, c): coords.point(size, r, c) for r in range(size) for c in range(size)}
+
+
+def to_point(size, rc):
+    return PASS if rc is None else point_map(size)[rc]
+
+
+def to_rc(size, p):
+    return None if p == PASS else coords.row_col(size, p)
+
+
+def grid_of(pts, size):
+    """The naive grid of the COLOR row of a kernel board."""
+    colors = pts[kb.COLOR].tolist()
+    return tuple(tuple(colors[coords.point(size, r, c)] for c in range(size)) for r in range(size))
+
+
+def random_position(size, seed, moves):
+    """A Board and its naive Game after ``moves`` moves of the uniform policy (passing only when
+    nothing is legal)."""
+    rnd = random.Random(seed)
+    board = Board(size)
+    game = naive.Game(size)
+    color = BLACK
+    for _ in range(moves):
+        legal = board.legal_moves(color)  # naive's game.play checks the one played
+        p = rnd.choice(legal) if legal else PASS
+        board.play(color, p)
+        game.play(color, to_rc(size, p))
+        color = 3 - color
+    return board, game

@@ -10,7 +10,6 @@ Loop sizes are the constants below ``NO_JIT``: smaller when ``NUMBA_DISABLE_JIT=
 plain-Python run, for coverage and readable tracebacks).
 """
 
-import functools
 import math
 import os
 import random
@@ -19,6 +18,7 @@ from collections import Counter
 import naive
 import numpy as np
 import pytest
+from helpers import grid_of, point_map, random_position, to_point, to_rc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -58,27 +58,7 @@ UNIFORM_DRAWS = 50_000 if NO_JIT else 200_000
 PASS_PROBABILITY = 0.05  # passes lift the ko ban, so a retake becomes a superko question
 
 
-# ---- conversions between goengine's padded indices and naive's (row, col)
-
-
-@functools.cache
-def point_map(size):
-    """``{(row, col): padded index}`` for every point of the board."""
-    return {(r, c): coords.point(size, r, c) for r in range(size) for c in range(size)}
-
-
-def to_point(size, rc):
-    return PASS if rc is None else point_map(size)[rc]
-
-
-def to_rc(size, p):
-    return None if p == PASS else coords.row_col(size, p)
-
-
-def grid_of(pts, size):
-    """The naive grid of the COLOR row of a kernel board."""
-    colors = pts[kb.COLOR].tolist()
-    return tuple(tuple(colors[coords.point(size, r, c)] for c in range(size)) for r in range(size))
+# ---- conversions between goengine's padded indices and naive's (row, col): tests/helpers.py
 
 
 def zobrist_of(grid):
@@ -386,22 +366,6 @@ def test_from_ascii_rejects_a_chain_without_liberties(diagram):
 
 
 # ---- playouts
-
-
-def random_position(size, seed, moves):
-    """A Board and its naive Game after ``moves`` moves of the uniform policy (passing only when
-    nothing is legal)."""
-    rnd = random.Random(seed)
-    board = Board(size)
-    game = naive.Game(size)
-    color = BLACK
-    for _ in range(moves):
-        legal = board.legal_moves(color)  # naive's game.play checks the one played
-        p = rnd.choice(legal) if legal else PASS
-        board.play(color, p)
-        game.play(color, to_rc(size, p))
-        color = 3 - color
-    return board, game
 
 
 UNIFORM = np.int64(kpolicy.UNIFORM)

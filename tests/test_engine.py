@@ -1,15 +1,16 @@
-"""Engine: the clock (``seconds_for_move``), undo, handicap, SGF in and out, dead stones and the
-final score. No GTP text here except where a test goes through ``GtpEngine`` on purpose.
+"""Engine: the move decision, undo, handicap, SGF in and out, dead stones and the final score (the
+clock's allocation and charging: ``test_time_control.py``). No GTP text here except where a test
+goes through ``GtpEngine`` on purpose.
 
 The positions are ASCII diagrams (``X`` black, ``O`` white), set up with ``Engine.setup``.
 """
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import pytest
+from helpers import set_up
 from sgfmill import sgf as sgfmill
 
 from goengine import coords, rules, sgf
@@ -26,28 +27,9 @@ from goengine.engine import (
     SearchResult,
 )
 from goengine.gtp import GtpEngine
-from goengine.gtp.timing import time_settings_from_gtp
-from goengine.time_control import MOVE_MARGIN, SAFETY_SECONDS, SAFETY_SHARE, TimeSettings
 
 DATA = Path(__file__).parent / "data"
 FAST = SearchConfig(playouts=100)
-
-
-def margin(per_move: float) -> float:
-    """What ``seconds_for_move`` gives for ``per_move`` seconds of a byo-yomi period."""
-    return per_move * (1 - SAFETY_SHARE) - SAFETY_SECONDS - MOVE_MARGIN
-
-
-def planned(main_left: float, reserve: float, moves: float) -> float:
-    """What it gives in main time: the time left less the reserve, over the moves planned."""
-    return (main_left - reserve) / moves - MOVE_MARGIN
-
-
-def set_up(diagram: str, to_move: int = BLACK, **config) -> Engine:
-    board = Board.from_ascii(diagram)
-    engine = Engine(EngineConfig(size=board.size, **config))
-    engine.setup([(board.color_at(p), p) for p in board.points() if board.color_at(p)], to_move)
-    return engine
 
 
 def pt(engine: Engine, vertex: str) -> int:
@@ -56,148 +38,6 @@ def pt(engine: Engine, vertex: str) -> int:
 
 def names(engine: Engine, points) -> set[str]:
     return {coords.to_gtp(engine.size, p) for p in points}
-
-
-# ---- the clock
-
-
-def test_no_time_settings_means_no_limit_from_the_clock():
-    engine = Engine()
-    assert engine.seconds_for_move(BLACK, engine.board) is None
-
-
-def test_time_settings_0_1_0_means_no_time_limit():
-    """GTP 2, time_settings: byo-yomi time with no stones means no limit (GoGui sends 0 1 0)."""
-    engine = Engine()
-    engine.set_time(time_settings_from_gtp(0, 1, 0))
-    assert engine.time_settings.kind == "none"
-    assert engine.seconds_for_move(BLACK, engine.board) is None
-    gtp = GtpEngine(Engine())
-    assert gtp.send("time_settings 0 1 0") == "=\n\n"
-    assert gtp.engine.seconds_for_move(WHITE, gtp.engine.board) is None
-
-
-def test_absolute_time_on_an_empty_9x9_is_spread_over_the_moves_fuego_expects():
-    """81 empty points: (81 - 81/4) / 2 = 30.375 moves still to play (Fuego's estimate); 60 s less
-    the reserve of 5 % (3 s) over them, less the margin: 1.83 s."""
-    engine = Engine()
-    engine.set_time(time_settings_from_gtp(60, 0, 0))
-    allowed = engine.seconds_for_move(BLACK, engine.board)
-    assert allowed == pytest.approx(planned(60, 3, 30.375))
-    assert allowed == pytest.approx(1.8265, abs=1e-4)
-
-
-def test_time_left_replaces_the_main_time_and_is_per_colour():
-    engine = Engine()
-    engine.set_time(time_settings_from_gtp(600, 0, 0))
-    engine.time_left(BLACK, 40, 0)
-    # the reserve stays 5 % of the main time (30 s), whatever is left
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(40, 30, 30.375))
-    assert engine.seconds_for_move(WHITE, engine.board) == pytest.approx(planned(600, 30, 30.375))
-
-
-def test_fewer_empty_points_give_more_time_per_move_but_at_least_3n_over_2_moves_are_planned():
-    engine = set_up("\n".join(["X X X X X X X X X"] * 4 + [". . . . . . . . ."] * 5))
-    engine.set_time(time_settings_from_gtp(60, 0, 0))
-    # 45 empty: max(45 - 20.25, 27) / 2 = 13.5 moves, the floor already
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(60, 3, 13.5))
-    full = set_up("\n".join(["X X X X X X X X X"] * 8 + [". . . . . . . . ."]))
-    full.set_time(time_settings_from_gtp(60, 0, 0))
-    assert full.seconds_for_move(BLACK, full.board) == pytest.approx(planned(60, 3, 13.5))
-    big = Engine(EngineConfig(size=19))  # 361 empty: (361 - 90.25) / 2 = 135.375 moves
-    big.set_time(time_settings_from_gtp(600, 0, 0))
-    assert big.seconds_for_move(BLACK, big.board) == pytest.approx(planned(600, 30, 135.375))
-
-
-def test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps_its_reserve():
-    """A 9x9 game of 45 moves each under 15 s sudden death, each move taking what it is allowed
-    (plus 0.02 s of overhead): the flag never falls, the middle third gets more a move than the
-    last third, and the reserve (0.75 s) is still there."""
-    engine = Engine()
-    engine.set_time(time_settings_from_gtp(15, 0, 0))
-    left, empty, spent = 15.0, 81, []
-    for _ in range(45):
-        engine.time_left(BLACK, left, 0)
-        board = set_up("\n".join(" ".join("X" if 9 * r + c >= empty else "." for c in range(9)) for r in range(9)))
-        allowed = engine.seconds_for_move(BLACK, board.board)
-        spent.append(allowed)
-        left -= allowed + 0.02
-        empty = max(1, empty - 2)
-    assert left > 0.75
-    assert sum(spent[15:30]) > sum(spent[30:45])
-
-
-def test_canadian_byo_yomi_with_stones_left_spreads_the_period_over_them():
-    engine = Engine()
-    engine.set_time(time_settings_from_gtp(0, 300, 25))
-    engine.time_left(BLACK, 120, 10)  # 10 stones to play in the 120 s left of the period
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(12))
-
-
-def test_canadian_main_time_adds_one_stone_share_of_the_period():
-    engine = Engine()
-    engine.set_time(time_settings_from_gtp(60, 30, 5))
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(60, 3, 30.375) + margin(30 / 5))
-
-
-def test_japanese_byoyomi_period_is_the_time_for_one_move():
-    """In a Japanese period every move may use the whole period (GTP time_left sends stones 0)."""
-    engine = Engine()
-    engine.set_time(TimeSettings("byoyomi", 0, 30, 0, 5))
-    engine.time_left(BLACK, 30, 0)
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(30))
-
-
-def test_japanese_byoyomi_main_time_adds_one_period():
-    engine = Engine()
-    engine.set_time(TimeSettings("byoyomi", 600, 30, 0, 5))
-    engine.time_left(BLACK, 400, 0)
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(400, 30, 30.375) + margin(30))
-
-
-def test_kgs_byoyomi_time_left_stones_count_periods_not_stones():
-    """KGS (kgs-time_settings byoyomi) reports Japanese byo-yomi as ``time_left b 30 5``: 30 s in
-    the current period and 5 PERIODS left (Leela Zero's TimeControl::adjust_time, "KGS
-    extension": ``m_periods_left = stones``). The engine allows the whole period (26.7 s after the
-    margin). (Before a fix it read the 5 as Canadian stones and allowed 30/5 s a move.)"""
-    gtp = GtpEngine(Engine())
-    gtp.send("kgs-time_settings byoyomi 600 30 5")
-    gtp.send("time_left b 30 5")
-    engine = gtp.engine
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(30))
-
-
-CLOCKS = [
-    time_settings_from_gtp(600, 0, 0),
-    time_settings_from_gtp(5, 0, 0),
-    time_settings_from_gtp(600, 30, 5),
-    time_settings_from_gtp(0, 60, 1),
-    TimeSettings("byoyomi", 600, 30, 0, 5),
-    TimeSettings("byoyomi", 0, 10, 0, 3),
-]
-
-
-@pytest.mark.parametrize("settings", CLOCKS, ids=lambda s: f"{s.kind}-{s.main:g}-{s.byo_time:g}-{s.byo_stones}")
-def test_never_more_than_the_time_left(settings):
-    """In main time the move may also draw on the byo-yomi that follows; in Canadian byo-yomi
-    (stones left) only on the period's time left; without byo-yomi only on the main time left."""
-    for size, seconds, stones in itertools.product((5, 9, 19), (0.1, 0.5, 2, 10, 60, 600, 3600), (0, 1, 5)):
-        engine = Engine(EngineConfig(size=size))
-        engine.set_time(settings)
-        engine.time_left(BLACK, seconds, stones)
-        allowed = engine.seconds_for_move(BLACK, engine.board)
-        in_byo_yomi_or_absolute = stones > 0 or settings.kind == "absolute"
-        limit = seconds if in_byo_yomi_or_absolute else seconds + settings.byo_time
-        assert 0 < allowed < limit, (size, seconds, stones, allowed)
-
-
-def test_genmove_stops_at_the_time_the_clock_allows():
-    # conftest.warm_kernels has loaded the kernels: this times the clock, not the compiler
-    engine = Engine()  # no playout budget: the clock decides
-    engine.set_time(time_settings_from_gtp(20, 0, 0))  # (20 - 1) / 30.375 - 0.05 = 0.58 s on an empty 9x9
-    result = engine.genmove(BLACK).search
-    assert result.playouts > 0
-    assert result.seconds < planned(20, 1, 30.375) + 0.25
 
 
 # ---- the move decision (``Engine.decide``): resign, pass, the most visited move

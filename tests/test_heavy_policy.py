@@ -14,7 +14,7 @@ from collections import Counter
 import naive
 import numpy as np
 import pytest
-from test_board_vs_naive import grid_of, random_position
+from helpers import grid_of, random_position
 
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE, ZOBRIST, Board

@@ -13,7 +13,7 @@ import random
 import naive
 import numpy as np
 import pytest
-from test_board_vs_naive import grid_of, random_position
+from helpers import grid_of, random_position
 
 from goengine import coords
 from goengine.board import Board

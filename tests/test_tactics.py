@@ -10,7 +10,7 @@ naive reader written here, which plays every atari and every answer) and nakade.
 import naive
 import numpy as np
 import pytest
-from test_board_vs_naive import grid_of, random_position
+from helpers import grid_of, random_position
 
 from goengine import coords
 from goengine.board import BLACK, EMPTY, WHITE, ZOBRIST, Board

@@ -1,0 +1,401 @@
+"""The engine's own clock (``goengine.time_control``, and ``Engine``'s use of it): charged by each
+move's round trip, replaced by ``time_left``, reset by ``time_settings`` and ``clear_board``, left
+alone by ``undo``; the allocation (``seconds_for_move``) never plans past the time left less its
+reserve, lasts inside the reserve, enters byo-yomi deliberately, and reads each time system
+(absolute, Canadian, Japanese, KGS's byo-yomi) as GTP sends it; ``genmove`` searches for what the
+clock allows; and a whole game against GNU Go under the referee's clock is never lost on time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+
+import pytest
+from helpers import set_up
+from match_harness import GNUGO, GNUGO_LEVEL1, HAVE_GNUGO, records_of, run_match
+
+from goengine.board import BLACK, WHITE
+from goengine.config import EngineConfig, SearchConfig
+from goengine.engine import Engine
+from goengine.gtp import GtpEngine, serve
+from goengine.gtp.timing import time_settings_from_gtp
+from goengine.time_control import (
+    MIN_RESERVE,
+    MIN_SECONDS,
+    MOVE_MARGIN,
+    RESERVE_DRAW,
+    SAFETY_SECONDS,
+    SAFETY_SHARE,
+    Clock,
+    TimeSettings,
+    moves_to_plan,
+    seconds_for_move,
+)
+
+ABSOLUTE = TimeSettings("absolute", 30)
+CANADIAN = TimeSettings("canadian", 5, 10, 5)
+JAPANESE = TimeSettings("byoyomi", 5, 2, 0, 3)
+
+
+def margin(per_move: float) -> float:
+    """What ``seconds_for_move`` gives for ``per_move`` seconds of a byo-yomi period."""
+    return per_move * (1 - SAFETY_SHARE) - SAFETY_SECONDS - MOVE_MARGIN
+
+
+def planned(main_left: float, reserve: float, moves: float) -> float:
+    """What it gives in main time: the time left less the reserve, over the moves planned."""
+    return (main_left - reserve) / moves - MOVE_MARGIN
+
+
+# ---- the clock on hand-made sequences
+
+
+def test_sudden_death_is_charged_move_by_move():
+    clock = Clock.full(ABSOLUTE)
+    for seconds in (1.5, 2.0, 0.25):
+        clock.charge(ABSOLUTE, seconds)
+    assert clock.main == pytest.approx(26.25)
+    clock.charge(ABSOLUTE, 27.0)
+    assert clock.main == pytest.approx(-0.75)  # the flag fell: the clock says so
+
+
+def test_canadian_byoyomi_counts_its_stones_and_starts_each_period_afresh():
+    clock = Clock.full(CANADIAN)
+    clock.charge(CANADIAN, 4.0)
+    assert (clock.main, clock.stones) == (1.0, 0) and not clock.in_byoyomi(CANADIAN)
+    clock.charge(CANADIAN, 3.0)  # 1 s of main time, 2 s of the first period: 4 stones in 8 s left
+    assert (clock.main, clock.period, clock.stones) == (0.0, 8.0, 4) and clock.in_byoyomi(CANADIAN)
+    for _ in range(4):
+        clock.charge(CANADIAN, 1.5)
+    assert (clock.period, clock.stones) == (10.0, 5)  # the period's stones played in time: a new one
+
+
+def test_japanese_byoyomi_loses_a_period_for_each_move_that_overruns_one():
+    clock = Clock.full(JAPANESE)
+    clock.charge(JAPANESE, 6.0)  # 5 s of main, 1 s of a period
+    assert (clock.main, clock.periods) == (0.0, 3)
+    clock.charge(JAPANESE, 2.0)  # exactly a period
+    assert clock.periods == 3
+    clock.charge(JAPANESE, 4.5)  # two periods overrun, ends in the third
+    assert clock.periods == 1
+
+
+def test_time_left_replaces_the_engines_figures():
+    clock = Clock.full(CANADIAN)
+    clock.charge(CANADIAN, 2.0)
+    clock.report(CANADIAN, 4.0, 0)
+    assert (clock.main, clock.reported) == (4.0, True)
+    clock.report(CANADIAN, 7.0, 3)  # in byo-yomi: 7 s for 3 stones
+    assert (clock.main, clock.period, clock.stones) == (0.0, 7.0, 3)
+    clock.charge(CANADIAN, 1.0)
+    assert (clock.period, clock.stones, clock.reported) == (6.0, 2, False)
+    japanese = Clock.full(JAPANESE)
+    japanese.report(JAPANESE, 2.0, 2)  # KGS: a period's time and the periods left
+    assert (japanese.main, japanese.period, japanese.periods) == (0.0, 2.0, 2)
+
+
+# ---- the allocation (``seconds_for_move``) on hand-made clocks
+
+
+@pytest.mark.parametrize("left", [30.0, 10.0, 3.0, 1.6, 1.5, 1.0, 0.3, 0.06])
+def test_sudden_death_never_plans_past_the_time_left_less_the_margin(left):
+    clock = Clock(main=left)
+    reserve = max(MIN_RESERVE, 0.05 * ABSOLUTE.main)  # 1.5 s
+    plan = moves_to_plan(81, 9)  # 30.375
+    allowed = seconds_for_move(ABSOLUTE, clock, 81, 9)
+    assert allowed <= left - MOVE_MARGIN + 1e-12
+    planned = (left - reserve) / plan - MOVE_MARGIN
+    lasting = (left - MOVE_MARGIN) / (RESERVE_DRAW * plan)
+    assert allowed == pytest.approx(max(0.001, planned, lasting))
+    if left >= 10.0:
+        assert allowed == pytest.approx(planned)  # the plan, the reserve kept back
+    else:
+        assert allowed == pytest.approx(max(0.001, lasting))  # inside the reserve: a little of it
+
+
+def test_inside_the_reserve_a_long_endgame_still_does_not_lose_on_time():
+    """From 1.5 s left (the reserve of a 30 s game), 60 more moves of its own (a 9x9 game far longer
+    than planned), each charged what it was allowed plus 0.012 s of overhead (the worst round trip
+    measured): the clock never reaches zero."""
+    clock = Clock(main=1.5)
+    for _ in range(60):
+        allowed = seconds_for_move(ABSOLUTE, clock, 10, 9, overhead=0.012)
+        clock.charge(ABSOLUTE, allowed + 0.012)
+    assert clock.main > 0
+
+
+def test_byoyomi_is_entered_deliberately_when_the_main_time_is_all_but_gone():
+    settings = TimeSettings("byoyomi", 60, 10, 0, 3)
+    share = 10 * 0.9 - 0.3 - MOVE_MARGIN  # a period's time, less the margins
+    assert seconds_for_move(settings, Clock(main=0.5, period=10, periods=3), 60, 9) == pytest.approx(share)
+    in_main = seconds_for_move(settings, Clock(main=40, period=10, periods=3), 60, 9)
+    assert in_main > share  # main time's share on top of a period's
+    assert seconds_for_move(settings, Clock(main=0, period=10, periods=3), 60, 9) == pytest.approx(share)
+    assert seconds_for_move(settings, Clock(main=0, period=10, periods=0), 60, 9) == MIN_SECONDS  # flag fell
+
+
+def test_the_worst_overhead_seen_is_kept_back_on_every_move():
+    clock = Clock(main=20.0)
+    plain = seconds_for_move(ABSOLUTE, clock, 81, 9)
+    assert seconds_for_move(ABSOLUTE, clock, 81, 9, overhead=0.3) == pytest.approx(plain - (0.3 - MOVE_MARGIN))
+
+
+# ---- the engine's clocks: set, reset, charged
+
+
+def test_time_settings_and_clear_board_reset_the_clocks_and_undo_leaves_them():
+    engine = Engine(EngineConfig(search=SearchConfig(playouts=50)))
+    engine.set_time(time_settings_from_gtp(30, 0, 0))
+    engine.genmove(BLACK)
+    engine.charge_clock(BLACK, 2.0)
+    assert engine.clocks[BLACK].main == 28.0 and engine.clocks[WHITE].main == 30.0
+    engine.undo()
+    assert engine.clocks[BLACK].main == 28.0  # time spent stays spent
+    engine.clear()
+    assert engine.clocks[BLACK].main == 30.0  # a new game
+    engine.charge_clock(WHITE, 5.0)
+    engine.set_time(time_settings_from_gtp(60, 0, 0))
+    assert engine.clocks[WHITE].main == 60.0
+    engine.time_left(WHITE, 12, 0)
+    assert engine.clocks[WHITE].main == 12.0
+
+
+def test_charge_keeps_the_worst_overhead_beyond_the_search():
+    engine = Engine(EngineConfig(search=SearchConfig(playouts=50)))
+    engine.set_time(time_settings_from_gtp(30, 0, 0))
+    result = engine.genmove(BLACK).search
+    engine.charge_clock(BLACK, result.seconds + 0.2)
+    assert engine.overhead == pytest.approx(0.2)
+    result = engine.genmove(WHITE).search
+    engine.charge_clock(WHITE, result.seconds + 0.05)
+    assert engine.overhead == pytest.approx(0.2)  # the worst
+
+
+# ---- the engine's allocation: each time system as GTP sets it
+
+
+def test_no_time_settings_means_no_limit_from_the_clock():
+    engine = Engine()
+    assert engine.seconds_for_move(BLACK, engine.board) is None
+
+
+def test_time_settings_0_1_0_means_no_time_limit():
+    """GTP 2, time_settings: byo-yomi time with no stones means no limit (GoGui sends 0 1 0)."""
+    engine = Engine()
+    engine.set_time(time_settings_from_gtp(0, 1, 0))
+    assert engine.time_settings.kind == "none"
+    assert engine.seconds_for_move(BLACK, engine.board) is None
+    gtp = GtpEngine(Engine())
+    assert gtp.send("time_settings 0 1 0") == "=\n\n"
+    assert gtp.engine.seconds_for_move(WHITE, gtp.engine.board) is None
+
+
+def test_absolute_time_on_an_empty_9x9_is_spread_over_the_moves_fuego_expects():
+    """81 empty points: (81 - 81/4) / 2 = 30.375 moves still to play (Fuego's estimate); 60 s less
+    the reserve of 5 % (3 s) over them, less the margin: 1.83 s."""
+    engine = Engine()
+    engine.set_time(time_settings_from_gtp(60, 0, 0))
+    allowed = engine.seconds_for_move(BLACK, engine.board)
+    assert allowed == pytest.approx(planned(60, 3, 30.375))
+    assert allowed == pytest.approx(1.8265, abs=1e-4)
+
+
+def test_time_left_replaces_the_main_time_and_is_per_colour():
+    engine = Engine()
+    engine.set_time(time_settings_from_gtp(600, 0, 0))
+    engine.time_left(BLACK, 40, 0)
+    # the reserve stays 5 % of the main time (30 s), whatever is left
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(40, 30, 30.375))
+    assert engine.seconds_for_move(WHITE, engine.board) == pytest.approx(planned(600, 30, 30.375))
+
+
+def test_fewer_empty_points_give_more_time_per_move_but_at_least_3n_over_2_moves_are_planned():
+    engine = set_up("\n".join(["X X X X X X X X X"] * 4 + [". . . . . . . . ."] * 5))
+    engine.set_time(time_settings_from_gtp(60, 0, 0))
+    # 45 empty: max(45 - 20.25, 27) / 2 = 13.5 moves, the floor already
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(60, 3, 13.5))
+    full = set_up("\n".join(["X X X X X X X X X"] * 8 + [". . . . . . . . ."]))
+    full.set_time(time_settings_from_gtp(60, 0, 0))
+    assert full.seconds_for_move(BLACK, full.board) == pytest.approx(planned(60, 3, 13.5))
+    big = Engine(EngineConfig(size=19))  # 361 empty: (361 - 90.25) / 2 = 135.375 moves
+    big.set_time(time_settings_from_gtp(600, 0, 0))
+    assert big.seconds_for_move(BLACK, big.board) == pytest.approx(planned(600, 30, 135.375))
+
+
+def test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps_its_reserve():
+    """A 9x9 game of 45 moves each under 15 s sudden death, each move taking what it is allowed
+    (plus 0.02 s of overhead): the flag never falls, the middle third gets more a move than the
+    last third, and the reserve (0.75 s) is still there."""
+    engine = Engine()
+    engine.set_time(time_settings_from_gtp(15, 0, 0))
+    left, empty, spent = 15.0, 81, []
+    for _ in range(45):
+        engine.time_left(BLACK, left, 0)
+        board = set_up("\n".join(" ".join("X" if 9 * r + c >= empty else "." for c in range(9)) for r in range(9)))
+        allowed = engine.seconds_for_move(BLACK, board.board)
+        spent.append(allowed)
+        left -= allowed + 0.02
+        empty = max(1, empty - 2)
+    assert left > 0.75
+    assert sum(spent[15:30]) > sum(spent[30:45])
+
+
+def test_canadian_byo_yomi_with_stones_left_spreads_the_period_over_them():
+    engine = Engine()
+    engine.set_time(time_settings_from_gtp(0, 300, 25))
+    engine.time_left(BLACK, 120, 10)  # 10 stones to play in the 120 s left of the period
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(12))
+
+
+def test_canadian_main_time_adds_one_stone_share_of_the_period():
+    engine = Engine()
+    engine.set_time(time_settings_from_gtp(60, 30, 5))
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(60, 3, 30.375) + margin(30 / 5))
+
+
+def test_japanese_byoyomi_period_is_the_time_for_one_move():
+    """In a Japanese period every move may use the whole period (GTP time_left sends stones 0)."""
+    engine = Engine()
+    engine.set_time(TimeSettings("byoyomi", 0, 30, 0, 5))
+    engine.time_left(BLACK, 30, 0)
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(30))
+
+
+def test_japanese_byoyomi_main_time_adds_one_period():
+    engine = Engine()
+    engine.set_time(TimeSettings("byoyomi", 600, 30, 0, 5))
+    engine.time_left(BLACK, 400, 0)
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(400, 30, 30.375) + margin(30))
+
+
+def test_kgs_byoyomi_time_left_stones_count_periods_not_stones():
+    """KGS (kgs-time_settings byoyomi) reports Japanese byo-yomi as ``time_left b 30 5``: 30 s in
+    the current period and 5 PERIODS left (Leela Zero's TimeControl::adjust_time, "KGS
+    extension": ``m_periods_left = stones``). The engine allows the whole period (26.7 s after the
+    margin). (Before a fix it read the 5 as Canadian stones and allowed 30/5 s a move.)"""
+    gtp = GtpEngine(Engine())
+    gtp.send("kgs-time_settings byoyomi 600 30 5")
+    gtp.send("time_left b 30 5")
+    engine = gtp.engine
+    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(30))
+
+
+CLOCKS = [
+    time_settings_from_gtp(600, 0, 0),
+    time_settings_from_gtp(5, 0, 0),
+    time_settings_from_gtp(600, 30, 5),
+    time_settings_from_gtp(0, 60, 1),
+    TimeSettings("byoyomi", 600, 30, 0, 5),
+    TimeSettings("byoyomi", 0, 10, 0, 3),
+]
+
+
+@pytest.mark.parametrize("settings", CLOCKS, ids=lambda s: f"{s.kind}-{s.main:g}-{s.byo_time:g}-{s.byo_stones}")
+def test_never_more_than_the_time_left(settings):
+    """In main time the move may also draw on the byo-yomi that follows; in Canadian byo-yomi
+    (stones left) only on the period's time left; without byo-yomi only on the main time left."""
+    for size, seconds, stones in itertools.product((5, 9, 19), (0.1, 0.5, 2, 10, 60, 600, 3600), (0, 1, 5)):
+        engine = Engine(EngineConfig(size=size))
+        engine.set_time(settings)
+        engine.time_left(BLACK, seconds, stones)
+        allowed = engine.seconds_for_move(BLACK, engine.board)
+        in_byo_yomi_or_absolute = stones > 0 or settings.kind == "absolute"
+        limit = seconds if in_byo_yomi_or_absolute else seconds + settings.byo_time
+        assert 0 < allowed < limit, (size, seconds, stones, allowed)
+
+
+class Script:
+    """stdin for ``serve``: lines, with pauses; remembers when the last line was handed over."""
+
+    def __init__(self, *items):
+        self.items = items
+
+    def __iter__(self):
+        for item in self.items:
+            if isinstance(item, str):
+                yield item
+            else:
+                time.sleep(item)
+
+
+def test_serve_charges_each_genmove_with_its_round_trip(capfd):
+    """Over the I/O loop, a genmove costs its player the time from the command's arrival to the
+    answer's flush, without any time_left from the controller."""
+    engine = Engine(EngineConfig(search=SearchConfig(playouts=None)))
+    # a controller sends a genmove only once it has the answer to the one before: 1.2 s apart
+    lines = Script("time_settings 20 0 0\n", "genmove b\n", 1.2, "genmove w\n", 1.2, "quit\n")
+    out_lines: list[str] = []
+
+    class Out:
+        def write(self, text):
+            out_lines.append(text)
+
+        def flush(self):
+            pass
+
+    start = time.perf_counter()
+    thread = threading.Thread(target=serve, args=(engine,), kwargs={"stdin": lines, "stdout": Out()})
+    thread.start()
+    thread.join(30)
+    elapsed = time.perf_counter() - start
+    spent_black = 20.0 - engine.clocks[BLACK].main
+    spent_white = 20.0 - engine.clocks[WHITE].main
+    allowed = (20 - 1.0) / moves_to_plan(81, 9) - MOVE_MARGIN  # what each was allowed: 0.575 s
+    for spent in (spent_black, spent_white):
+        assert allowed - 0.01 < spent < allowed + 0.1
+    assert spent_black + spent_white < elapsed
+
+
+# ---- genmove under a clock
+
+
+def test_genmove_stops_at_the_time_the_clock_allows():
+    # conftest.warm_kernels has loaded the kernels: this times the clock, not the compiler
+    engine = Engine()  # no playout budget: the clock decides
+    engine.set_time(time_settings_from_gtp(20, 0, 0))  # (20 - 1) / 30.375 - 0.05 = 0.58 s on an empty 9x9
+    result = engine.genmove(BLACK).search
+    assert result.playouts > 0
+    assert result.seconds < planned(20, 1, 30.375) + 0.25
+
+
+# ---- a whole game under the referee's clock
+
+
+@pytest.mark.gnugo
+@pytest.mark.skipif(not HAVE_GNUGO, reason=f"GNU Go not installed at {GNUGO}")
+@pytest.mark.parametrize(
+    ("clock", "time_left", "limit"),
+    [
+        ("30", False, 30.0),  # sudden death, time_settings only: gogui-twogtp's way
+        ("30", True, 30.0),  # the same with time_left before every move
+        ("5+5/5", True, None),  # Canadian byo-yomi: time_settings 5 5 5
+        ("5+1x3", True, None),  # Japanese byo-yomi, KGS style: kgs-time_settings byoyomi 5 1 3
+    ],
+    ids=["sudden-death-no-time-left", "sudden-death-time-left", "canadian", "kgs-japanese"],
+)
+def test_goengine_never_loses_on_time_in_a_whole_game(tmp_path, clock, time_left, limit):
+    """A whole 9x9 game on each colour against GNU Go level 1, goengine with no budget of its own
+    (the clock decides) and resignation off, so the games run long (an overspend grows with the
+    game's length). The referee's clock, charged each genmove's round trip, never falls for
+    goengine; under sudden death its thinking time, measured from outside, stays under the main
+    time, and it spends more on a middle-game move than on a late one."""
+    out = tmp_path / "out"
+    args = ("--games", "2", "--jobs", "2", "--time", clock, "--opponent", GNUGO_LEVEL1)
+    args += ("--config", "default=--resign-threshold 0") + (() if time_left else ("--no-time-left",))
+    result = run_match(out, *args, timeout=170)
+    assert result.returncode == 0, result.stderr
+    records = records_of(out)
+    assert len(records) == 2 and {r["engine_black"] for r in records} == {True, False}
+    for r in records:
+        side = r["black" if r["engine_black"] else "white"]
+        assert not r["reason"].startswith("time"), (r["reason"], sum(side["times"]))
+        assert r["time_left"] is time_left
+        times = side["times"]
+        if limit is not None:
+            assert sum(times) < limit
+            third = len(times) // 3
+            middle, end = times[third : 2 * third], times[2 * third :]
+            assert sum(middle) / len(middle) > sum(end) / len(end)
+    assert (out / "time.png").is_file()
