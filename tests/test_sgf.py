@@ -1,0 +1,194 @@
+"""SGF in and out (``goengine.sgf``): ``load`` reads a file's size, komi, set-up stones, moves and
+first player, cut before a move number, and refuses what it cannot play with ValueError; ``dumps``
+writes what sgfmill reads back as the same game, every root property where it belongs and
+none that was not given. ``load(dumps(...))`` gives back the position.
+
+The files here are written by hand, as the SGF specification (FF[4]) spells them: ``aa`` is the
+top left point, rows go down, ``tt`` and ``[]`` are passes. What the engine does with a loaded
+position (GTP ``loadsgf`` / ``printsgf``) is in ``test_engine.py`` and ``data/sgf.gtp``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sgfmill import sgf as sgfmill
+
+from goengine import coords, sgf, version
+from goengine.board import BLACK, PASS, WHITE
+
+DATA = Path(__file__).parent / "data"
+
+
+def pt(size: int, vertex: str) -> int:
+    return coords.from_gtp(size, vertex)
+
+
+def write(tmp_path: Path, text: str | bytes) -> str:
+    path = tmp_path / "game.sgf"
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return str(path)
+
+
+def sgf_moves(game: sgfmill.Sgf_game) -> list[tuple[str, tuple[int, int] | None]]:
+    """The main line as sgfmill reads it: ``(colour, (row from the bottom, col) or None)``."""
+    return [node.get_move() for node in game.get_main_sequence()[1:]]
+
+
+# ---- load
+
+
+def test_load_reads_size_komi_setup_moves_and_the_first_player():
+    """tests/data/handicap9.sgf: two black handicap stones (cg = C3, gc = G7), komi 0.5, White
+    first (PL[W]), then W E5 and B C5."""
+    position = sgf.load(str(DATA / "handicap9.sgf"))
+    assert (position.size, position.komi) == (9, 0.5)
+    assert sorted(position.setup) == sorted([(BLACK, pt(9, "C3")), (BLACK, pt(9, "G7"))])
+    assert position.moves == [(WHITE, pt(9, "E5")), (BLACK, pt(9, "C5"))]
+    assert position.to_move == WHITE
+
+
+def test_load_reads_points_as_the_specification_places_them(tmp_path):
+    """``aa`` is the top left point (A9 on 9x9), ``ia`` the top right (J9), ``ai`` the bottom left
+    (A1), ``ii`` the bottom right (J1): columns first, rows counted from the top."""
+    text = "(;FF[4]GM[1]SZ[9];B[aa];W[ia];B[ai];W[ii])"
+    position = sgf.load(write(tmp_path, text))
+    assert position.moves == [
+        (BLACK, pt(9, "A9")),
+        (WHITE, pt(9, "J9")),
+        (BLACK, pt(9, "A1")),
+        (WHITE, pt(9, "J1")),
+    ]
+
+
+@pytest.mark.parametrize(("size", "pass_text"), [(9, "tt"), (19, "tt"), (9, ""), (19, "")])
+def test_load_reads_tt_and_an_empty_move_as_passes(tmp_path, size, pass_text):
+    position = sgf.load(write(tmp_path, f"(;FF[4]GM[1]SZ[{size}];B[{pass_text}];W[cc])"))
+    assert position.moves == [(BLACK, PASS), (WHITE, pt(size, "C" + str(size - 2)))]
+
+
+@pytest.mark.parametrize(
+    ("move_number", "kept"),
+    [(None, 10), (1, 0), (2, 1), (5, 4), (10, 9), (11, 10), (50, 10)],
+)
+def test_load_at_a_move_number_keeps_the_moves_before_it(move_number, kept):
+    """GTP loadsgf: with move number n, the position before move n is played; a number past the
+    end of the game gives the whole game."""
+    whole = sgf.load(str(DATA / "game9.sgf"))
+    assert len(whole.moves) == 10 and whole.moves[5] == (WHITE, PASS)
+    position = sgf.load(str(DATA / "game9.sgf"), move_number)
+    assert position.moves == whole.moves[:kept]
+    assert (position.size, position.komi, position.setup) == (9, 6.5, [])
+
+
+@pytest.mark.parametrize("move_number", [0, -1])
+def test_load_refuses_a_move_number_below_one(move_number):
+    with pytest.raises(ValueError, match="at least 1"):
+        sgf.load(str(DATA / "game9.sgf"), move_number)
+
+
+@pytest.mark.parametrize(
+    ("root", "moves", "to_move"),
+    [
+        ("AB[cc][gg]", "", WHITE),  # handicap stones only: White plays first
+        ("AB[cc][gg]PL[B]", "", BLACK),  # unless PL says otherwise
+        ("AB[cc]AW[gg]", "", BLACK),  # a set-up with white stones is not a handicap
+        ("AB[cc][gg]", ";B[ee]", BLACK),  # moves follow: the first of them says nothing, Black by default
+        ("PL[W]", ";W[ee]", WHITE),
+        ("", "", BLACK),
+    ],
+)
+def test_load_chooses_the_first_player(tmp_path, root, moves, to_move):
+    position = sgf.load(write(tmp_path, f"(;FF[4]GM[1]SZ[9]{root}{moves})"))
+    assert position.to_move == to_move
+
+
+def test_load_without_komi_reads_komi_zero(tmp_path):
+    assert sgf.load(write(tmp_path, "(;FF[4]GM[1]SZ[9];B[ee])")).komi == 0.0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("hello, I am not SGF", "bad SGF"),
+        ("", "bad SGF"),
+        ("(;FF[4]GM[1]SZ[9]KM[abc];B[ee])", "bad SGF"),
+        ("(;FF[4]GM[1]SZ[9];B[ee];AW[aa])", "bad SGF"),  # set-up stones after the root
+        ("(;FF[4]GM[1]SZ[9];B[zz])", "bad SGF"),  # off the board
+        ("(;FF[4]GM[1]SZ[100])", "bad SGF"),
+        ("(;FF[4]GM[1]SZ[1])", "bad SGF"),
+        ("(;FF[4]GM[1]SZ[25]KM[0];B[aa])", "board size must be an integer from 2 to 19"),
+        ("(;FF[4]GM[1]SZ[20])", "board size must be an integer from 2 to 19"),
+    ],
+    ids=["not-sgf", "empty", "bad-komi", "late-setup", "off-board", "size-100", "size-1", "size-25", "size-20"],
+)
+def test_load_refuses_what_it_cannot_play_with_value_error(tmp_path, text, message):
+    with pytest.raises(ValueError, match=message):
+        sgf.load(write(tmp_path, text))
+
+
+def test_load_of_a_missing_file_raises_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        sgf.load(str(tmp_path / "no-such-game.sgf"))
+
+
+# ---- dumps, read back with sgfmill
+
+
+def test_dumps_writes_the_game_sgfmill_reads_back():
+    setup = [(BLACK, pt(9, "C3")), (BLACK, pt(9, "G7")), (WHITE, pt(9, "C7"))]
+    moves = [(WHITE, pt(9, "E5")), (BLACK, PASS), (WHITE, pt(9, "A9")), (BLACK, pt(9, "J1"))]
+    text = sgf.dumps(
+        9,
+        6.5,
+        moves,
+        setup,
+        handicap=2,
+        names=("goengine 1.0", "GNU Go 3.8"),
+        result="W+3.5",
+        comment="a comment, with a ] and a \\ inside; \u00e9t\u00e9",
+        date="2026-11-24",
+        game_name="default#7",
+    )
+    game = sgfmill.Sgf_game.from_string(text)
+    root = game.get_root()
+    assert (game.get_size(), game.get_komi()) == (9, 6.5)
+    assert root.get("RU") == "Chinese" and root.get("HA") == 2
+    assert root.get("AP") == ("goengine", version.full())
+    assert (root.get("PB"), root.get("PW")) == ("goengine 1.0", "GNU Go 3.8")
+    assert (root.get("RE"), root.get("DT"), root.get("GN")) == ("W+3.5", "2026-11-24", "default#7")
+    assert root.get("C") == "a comment, with a ] and a \\ inside; \u00e9t\u00e9"
+    black, white, empty = root.get_setup_stones()
+    assert black == {(2, 2), (6, 6)} and white == {(6, 2)} and not empty  # (row from the bottom, col)
+    assert sgf_moves(game) == [("w", (4, 4)), ("b", None), ("w", (8, 0)), ("b", (0, 8))]
+
+
+def test_dumps_leaves_out_the_properties_not_given():
+    root = sgfmill.Sgf_game.from_string(sgf.dumps(9, 7.5, [], result="", comment=None)).get_root()
+    for prop in ("HA", "PB", "PW", "RE", "C", "DT", "GN", "AB", "AW", "PL"):
+        assert not root.has_property(prop), prop
+    assert root.get("RU") == "Chinese" and root.get("KM") == 7.5
+
+
+@pytest.mark.parametrize("size", [2, 5, 9, 13, 19])
+def test_dumps_writes_the_corners_where_the_specification_puts_them(size):
+    """Black's first move at the top left is ``aa``; the last, at the bottom right, is the last
+    letter twice; a pass on a board up to 19x19 is ``tt`` or ``[]`` (both mean a pass)."""
+    last = "abcdefghijklmnopqrs"[size - 1]
+    top_left = coords.point(size, 0, 0)
+    bottom_right = coords.point(size, size - 1, size - 1)
+    text = sgf.dumps(size, 0, [(BLACK, top_left), (WHITE, PASS), (BLACK, bottom_right)])
+    body = "".join(text.split())
+    assert f";B[aa];W[tt];B[{last}{last}])" in body or f";B[aa];W[];B[{last}{last}])" in body
+
+
+@pytest.mark.parametrize("komi", [7.5, 0.0, -3.5, 6.0])
+def test_load_of_dumps_gives_back_the_position(tmp_path, komi):
+    setup = [(BLACK, pt(9, "C3")), (WHITE, pt(9, "G7"))]
+    moves = [(BLACK, pt(9, "E5")), (WHITE, PASS), (BLACK, pt(9, "J9")), (BLACK, pt(9, "A1"))]  # twice Black
+    path = write(tmp_path, sgf.dumps(9, komi, moves, setup))
+    position = sgf.load(path)
+    assert (position.size, position.komi) == (9, komi)
+    assert sorted(position.setup) == sorted(setup)
+    assert position.moves == moves
