@@ -1,5 +1,6 @@
-"""What several test modules share: a search on a budget, an engine on a diagram, and the
-conversions between goengine's boards and the naive grids of ``tests/naive.py``.
+"""What several test modules share: a search on a budget, an engine on a diagram, a search clock
+that counts batches, and the conversions between goengine's boards and the naive grids of
+``tests/naive.py``.
 
 A module's own fixtures stay in the module; what two or more modules need lives here (the match
 laboratory's fake engines and subprocess runs live in ``tests/match_harness.py``), so no test
@@ -10,14 +11,18 @@ from __future__ import annotations
 
 import functools
 import random
+import threading
+import types
 
 import naive
 
+import goengine.search as search_module
 from goengine import coords
 from goengine.board import BLACK, PASS, Board
 from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine
 from goengine.kernels import board as kb
+from goengine.kernels import search as ksearch
 from goengine.search import Search, SearchResult
 
 
@@ -34,6 +39,43 @@ def set_up(diagram: str, to_move: int = BLACK, **config) -> Engine:
     engine = Engine(EngineConfig(size=board.size, **config))
     engine.setup([(board.color_at(p), p) for p in board.points() if board.color_at(p)], to_move)
     return engine
+
+
+# ---- a search clock that counts batches
+
+
+class BatchClock:
+    """A fake clock for ``goengine.search``: its ``time.perf_counter`` stands still except when a
+    batch of iterations (one ``kernels.search.run_iterations`` call) ends, which moves it on by
+    ``step`` seconds. A search's deadline, its reports and its ``result.seconds`` are then counted
+    in batches, whatever the machine's load. ``batches`` counts the calls (every thread's).
+
+    Install it with ``BatchClock(monkeypatch, step)``; pytest's monkeypatch puts the real clock
+    and kernel back after the test. A search that runs ``limit`` batches raises, so one that
+    never looks at its clock fails instead of running for ever."""
+
+    def __init__(self, monkeypatch, step: float, limit: int = 100_000) -> None:
+        self.now = 1000.0
+        self.step = step
+        self.batches = 0
+        self._lock = threading.Lock()
+        real = ksearch.run_iterations
+
+        def run_iterations(*args):
+            ran = real(*args)
+            with self._lock:
+                self.now += step
+                self.batches += 1
+                if self.batches >= limit:
+                    raise RuntimeError(f"{limit} batches: the search does not stop at its deadline")
+            return ran
+
+        monkeypatch.setattr(search_module, "time", types.SimpleNamespace(perf_counter=self.perf_counter))
+        monkeypatch.setattr(ksearch, "run_iterations", run_iterations)
+
+    def perf_counter(self) -> float:
+        with self._lock:
+            return self.now
 
 
 # ---- goengine's padded indices and naive's (row, col)

@@ -141,7 +141,7 @@ for line in sys.stdin:
             sys.stderr.write("fake: crashing on purpose\n")
             sys.exit(3)
         if mode == "hang":
-            time.sleep(60)
+            time.sleep(3600)  # longer than any test: only a timeout ends it
         if mode == "garbage":
             sys.stdout.write("Segmentation fault (core dumped)\nsome noise\n\n")
             sys.stdout.flush()

@@ -15,9 +15,10 @@ numbers, NaN and infinities, negative sizes, vertex garbage and keywords. Budget
 (``playouts 20``), so genmove-like commands take milliseconds; the streaming analysis commands see
 "the next line" arrive 0.05 s after they start.
 
-Then ``serve`` with scripted input (``Script``: lines, with pauses between them): EOF, ``quit``,
-``lz-analyze`` streaming Leela Zero's ``info`` lines until the next line arrives, ``# interrupt``
-cutting a 30-second genmove short.
+Then ``serve`` with scripted input (``Script``: lines, and what the controller waits for before
+the next one): EOF, ``quit``, ``lz-analyze`` streaming Leela Zero's ``info`` lines until the next
+line arrives, ``# interrupt`` cutting a genmove of a billion playouts short. What these count is
+lines and playouts, never seconds of the machine's clock.
 
 The last section holds regression tests for bugs found while writing this file, each named after
 the behaviour it guards and saying in its docstring what went wrong before the fix.
@@ -26,17 +27,20 @@ the behaviour it guards and saying in its docstring what went wrong before the f
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import gtp_spec
 import pytest
 from gtp_harness import GtpHarness
+from helpers import BatchClock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +48,7 @@ from goengine import policies, priors, rules
 from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine, serve
+from goengine.kernels import tree as kt
 
 TINY = EngineConfig(search=SearchConfig(playouts=20))
 NEXT_LINE_AFTER = 0.05
@@ -337,10 +342,11 @@ def test_send_returns_the_empty_string_for_lines_without_a_command():
 
 
 class Script:
-    """Input for ``serve``: yields lines, sleeping where a number of seconds is given; records
-    when each line was handed over."""
+    """Input for ``serve``: yields lines, waiting where a condition is given (a function, polled
+    until it is true, for ``WAIT`` seconds at most), as a controller waits for what it has asked
+    for; records when each line was handed over."""
 
-    def __init__(self, *items: str | float) -> None:
+    def __init__(self, *items: str | Callable[[], bool]) -> None:
         self.items = items
         self.sent_at: dict[str, float] = {}
 
@@ -350,7 +356,12 @@ class Script:
                 self.sent_at[item] = time.perf_counter()
                 yield item
             else:
-                time.sleep(item)
+                deadline = time.monotonic() + WAIT
+                while not item() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+
+
+WAIT = 20.0  # seconds a Script waits for its condition: only a guard, the test then fails
 
 
 class Output(io.StringIO):
@@ -367,14 +378,26 @@ class Output(io.StringIO):
     def time_of(self, prefix: str) -> float:
         return next(t for t, text in self.pieces if text.startswith(prefix))
 
+    def count(self, prefix: str, after: float = -math.inf) -> int:
+        """The pieces written after ``after`` that start with ``prefix``."""
+        return sum(1 for t, text in list(self.pieces) if t > after and text.startswith(prefix))
 
-def run_serve(script, config: EngineConfig = TINY, timeout: float = 20.0) -> tuple[int | None, Output]:
-    out = Output()
+    def has(self, text: str) -> bool:
+        return text in "".join(piece for _, piece in list(self.pieces))
+
+
+def run_serve(
+    script, config: EngineConfig = TINY, timeout: float = 30.0, engine: Engine | None = None, out: Output | None = None
+) -> tuple[int | None, Output]:
+    out = out if out is not None else Output()
+    engine = engine if engine is not None else Engine(config)
     result: list[int] = []
-    thread = threading.Thread(target=lambda: result.append(serve(Engine(config), stdin=script, stdout=out)))
+    thread = threading.Thread(target=lambda: result.append(serve(engine, stdin=script, stdout=out)))
     thread.daemon = True
     thread.start()
     thread.join(timeout)
+    if thread.is_alive():
+        engine.interrupt()  # a search that missed its end must not run on behind the other tests
     assert not thread.is_alive(), f"serve did not return within {timeout} s; output so far {out.getvalue()!r}"
     return (result[0] if result else None), out
 
@@ -397,8 +420,13 @@ def test_serve_output_is_empty_for_empty_input():
 
 
 def test_lz_analyze_streams_leela_zero_info_lines_until_the_next_line_arrives():
-    script = Script("boardsize 5\n", "play b c3\n", "1 lz-analyze 10\n", 1.0, "protocol_version\n")
-    rc, out = run_serve(script)
+    """The controller waits for three info lines, then sends the next line: the stream ends at
+    once, the info line of the slice the line interrupted (and one written just as it was sent)
+    at most after it."""
+    out = Output()
+    three_lines = lambda: out.count("info ") >= 3  # noqa: E731
+    script = Script("boardsize 5\n", "play b c3\n", "1 lz-analyze 10\n", three_lines, "protocol_version\n")
+    rc, out = run_serve(script, out=out)
     assert rc == 0
     text = out.getvalue()
     # "=1", info lines, the blank line that ends the response, then "= 2"
@@ -408,7 +436,7 @@ def test_lz_analyze_streams_leela_zero_info_lines_until_the_next_line_arrives():
     info_lines = stream.split("\n")
     assert info_lines[-1] == ""  # each info line ends with a newline; then the blank line
     info_lines = info_lines[:-1]
-    assert len(info_lines) >= 3, stream  # about one every 0.1 s for a second
+    assert len(info_lines) >= 3, stream  # what the controller waited for
     for line in info_lines:
         assert re.fullmatch(rf"{gtp_spec.LZ_INFO}( {gtp_spec.LZ_INFO})*", line), line
         entries = [m.groups() for m in re.finditer(gtp_spec.LZ_INFO, line)]
@@ -425,41 +453,52 @@ def test_lz_analyze_streams_leela_zero_info_lines_until_the_next_line_arrives():
         assert len(names) == len(set(names))
         assert "C3" not in names  # occupied
     # the response ended as soon as the next line came
-    assert out.time_of("\n") - script.sent_at["protocol_version\n"] < 0.5
+    assert out.count("info ", after=script.sent_at["protocol_version\n"]) <= 2
 
 
-def test_lz_genmove_analyze_streams_then_plays_the_move():
+def test_lz_genmove_analyze_streams_then_plays_the_move(monkeypatch):
+    """0.5 s of search on a BatchClock (a batch is 0.02 s) with a report every 0.1 s: info lines,
+    then ``play MOVE``, and the move is on the board."""
+    BatchClock(monkeypatch, step=0.02)
+    out = Output()
     script = Script(
         "boardsize 5\n",
         "goengine-set playouts none\n",
         "goengine-set seconds 0.5\n",
         "1 lz-genmove_analyze b 10\n",
-        1.5,
+        lambda: out.has("\nplay "),
         "2 showboard\n",
     )
-    rc, out = run_serve(script, config=EngineConfig())
+    rc, out = run_serve(script, config=EngineConfig(), out=out)
     text = out.getvalue()
     match = re.search(r"=1\n((?:info move .*\n)*)play ([A-E][1-5])\n\n=2 ", text)
     assert match, text
-    assert len(match.group(1).splitlines()) >= 2  # 0.5 s of search, a report every 0.1 s
+    assert len(match.group(1).splitlines()) >= 3  # 0.5 s of search, a report every 0.1 s
     for line in match.group(1).splitlines():
         assert re.fullmatch(rf"{gtp_spec.LZ_INFO}( {gtp_spec.LZ_INFO})*", line), line
     assert " X " in text.split("=2 ", 1)[1]  # the move was played
 
 
 def test_interrupt_line_stops_a_long_genmove_early():
+    """A genmove of a billion playouts (hours): once its search runs, ``# interrupt`` ends it with
+    the best move so far, far short of its budget; the answer comes after the interrupt."""
+    engine = Engine(EngineConfig())
+    searching = lambda: engine.search.trees[0].ti[kt.VISITS, 0] > 0  # noqa: E731
+    out = Output()
     script = Script(
-        "goengine-set seconds 30\n",
+        "goengine-set seconds none\n",
+        "goengine-set playouts 1000000000\n",
         "1 genmove b\n",
-        1.0,
+        searching,
         "# interrupt\n",
-        1.0,
+        lambda: out.has("=1 "),
         "2 name\n",
     )
-    rc, out = run_serve(script, config=EngineConfig())
+    rc, out = run_serve(script, engine=engine, out=out)
     text = out.getvalue()
     assert re.search(r"=1 [A-HJ][1-9]\n\n", text), text  # the best move so far, not a pass
-    assert out.time_of("=1 ") - script.sent_at["# interrupt\n"] < 1.0
+    assert 0 < engine.last_result.playouts < 1_000_000_000
+    assert out.time_of("=1 ") > script.sent_at["# interrupt\n"]
     assert text.endswith("=2 goengine\n\n")
 
 

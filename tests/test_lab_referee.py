@@ -3,12 +3,10 @@
 Each game is played by ``scripts/match.py`` between the fake engines of ``tests/match_harness.py``:
 a hanging engine is timed out and its games voided, a garbage answer voids the game, an illegal
 move loses it, an engine flooding its stderr still plays its game to the end, and under a clock a
-fallen flag loses on time.
+fallen flag loses on time, on the move whose time crossed it.
 """
 
 from __future__ import annotations
-
-import time
 
 from match_harness import (
     check_record,
@@ -20,21 +18,22 @@ from match_harness import (
 
 
 def test_hanging_engine_times_out(tmp_path, fake):
+    """The opponent sleeps for an hour on its first genmove: the game is void on the referee's
+    timeout (``--timeout 2``), twice (the replay hangs too), and the run ends; run_match checks
+    that the hanging engines were killed, not left behind (its 120 s limit is the guard against
+    a referee that waits for them)."""
     out = tmp_path / "out"
-    started = time.monotonic()
     result = run_match(
         out,
         *("--games", "1", "--jobs", "1", "--no-plot", "--timeout", "2"),
         *("--engine", fake(), "--opponent", fake("--name", "opp", "--mode", "hang")),
     )
-    elapsed = time.monotonic() - started
     assert result.returncode == 0, result.stderr
     records = records_of(out)
-    assert len(records) == 2
+    assert [(r["index"], r["attempt"]) for r in records] == [(0, 0), (0, 1)]
     for r in records:
         check_record(r)
         assert r["void"] and "GtpTimeout" in r["void"] and "genmove" in r["void"]
-    assert elapsed < 45  # two attempts of ~2 s (+ closing), not the fake's 60 s sleep
 
 
 def test_garbage_answer_is_void(tmp_path, fake):
@@ -76,8 +75,9 @@ def test_illegal_move_loses_the_game(tmp_path, fake):
 
 
 def test_engine_stderr_is_drained(tmp_path, fake):
+    """The opponent writes 4 MB to stderr with every move, far more than a pipe holds: were it not
+    drained, the engine would block and the game end void on the timeout; it ends on two passes."""
     out = tmp_path / "out"
-    started = time.monotonic()
     result = run_match(
         out,
         *("--games", "1", "--jobs", "1", "--no-plot", "--timeout", "20"),
@@ -87,12 +87,13 @@ def test_engine_stderr_is_drained(tmp_path, fake):
     (record,) = records_of(out)
     check_record(record)
     assert record["void"] is None and record["reason"] == "two passes"
-    assert time.monotonic() - started < 60
+    assert record["white"]["moves"] > 0  # the flooding engine played
 
 
 def test_a_flag_fall_loses_on_time(tmp_path, fake):
-    """Sudden death of 1 s; the engine takes 0.4 s a move and plays 5 moves: its third move
-    crosses the second."""
+    """Sudden death of 1 s; the engine takes at least 0.4 s a move (its round trip on top) and
+    would play 5 moves: the game is lost on time on the move whose time crossed the second (the
+    third at the latest), not before it."""
     out = tmp_path / "out"
     args = ("--games", "1", "--time", "1", "--no-plot", "--engine", fake("--moves", "5", "--delay", "0.4"))
     result = run_match(out, *args, "--opponent", fake("--name", "opp"))
@@ -100,4 +101,6 @@ def test_a_flag_fall_loses_on_time(tmp_path, fake):
     (record,) = records_of(out)
     assert record["engine_black"] and record["winner"] == "W" and record["result"] == "W+T"
     assert record["reason"].startswith("time") and record["time"] == "1"
-    assert len(record["black"]["times"]) == 3 and sum(record["black"]["times"]) > 1.0
+    times = record["black"]["times"]  # each rounded to 0.1 ms
+    assert all(t >= 0.4 for t in times) and len(times) <= 3
+    assert sum(times[:-1]) <= 1.0 + 1e-3 and sum(times) > 1.0 - 1e-3

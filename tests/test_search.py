@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 import pytest
-from helpers import run
+from helpers import BatchClock, run
 
 from goengine import coords, rules
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board
@@ -635,7 +635,27 @@ def test_two_threads_search_two_trees_and_merge_the_root(rule):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_time_budget_is_kept(threads):
+def test_a_time_budget_runs_to_its_deadline_and_at_most_one_batch_past_it(monkeypatch, threads):
+    """On a BatchClock a batch takes 0.1 s: a 0.3 s budget runs three batches, and each thread at
+    most one more that began before the deadline (a thread starts no batch once it has passed)."""
+    board = Board(9)
+    search = make_search("ucb1", playouts=None, seconds=0.3, threads=threads)
+    clock = BatchClock(monkeypatch, step=0.1)
+    try:
+        result = run(search, board, 7.5)
+    finally:
+        search.close()
+    assert 3 <= clock.batches <= 3 + threads - 1
+    assert result.playouts == clock.batches * search.config.batch
+    assert result.seconds == pytest.approx(clock.batches * 0.1)
+    assert board.is_legal(BLACK, result.best.move)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_time_budget_on_the_real_clock_lasts_at_least_its_seconds(threads):
+    """The same on the machine's clock: the search ends no sooner than its 0.3 s (the deadline),
+    with playouts to show for it; 3 s (ten times the budget) is only a guard against a search
+    that never stops."""
     board = Board(9)
     search = make_search("ucb1", playouts=None, seconds=0.3, threads=threads)
     try:
@@ -644,8 +664,8 @@ def test_time_budget_is_kept(threads):
         elapsed = time.perf_counter() - start
     finally:
         search.close()
-    assert 0.3 <= elapsed < 1.0  # 0.3 s plus at most a batch of iterations; generous on a loaded machine
-    assert result.playouts > 100
+    assert 0.3 <= result.seconds <= elapsed < 3.0
+    assert result.playouts >= search.config.batch * threads  # each thread ran a batch at least
     assert board.is_legal(BLACK, result.best.move)
 
 
@@ -688,7 +708,7 @@ def test_reward_sums_stay_exact_past_two_to_the_twenty_fourth():
     assert np.float32(big) + np.float32(1) == np.float32(big)  # what float32 did
 
 
-def test_a_root_at_the_visit_limit_takes_no_more_iterations():
+def test_a_root_at_the_visit_limit_takes_no_more_iterations(monkeypatch):
     """VISITS are int32: a tree whose root reaches MAX_VISITS stops (a search then ends with the
     playouts it could run) instead of wrapping to negative counts."""
     board = Board(9)
@@ -696,11 +716,11 @@ def test_a_root_at_the_visit_limit_takes_no_more_iterations():
     run(search, board, 7.5)
     tree = search.trees[0]
     tree.ti[kt.VISITS, 0] = kt.MAX_VISITS - 5
-    start = time.perf_counter()
+    clock = BatchClock(monkeypatch, step=0.001)  # 5 seconds would be 5000 batches
     result = run(search, board, 7.5, seconds=5.0)  # the same position: the tree is kept
     assert result.playouts == 5
     assert int(tree.ti[kt.VISITS, 0]) == kt.MAX_VISITS < 2**31 - 1
-    assert time.perf_counter() - start < 2.0  # it ended at the limit, not at the 5 seconds
+    assert clock.batches == 2  # the batch that reached the limit, and one that ran none: it ended there
 
 
 # ---- the prior seam

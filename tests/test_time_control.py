@@ -4,22 +4,25 @@ alone by ``undo``; the allocation (``seconds_for_move``) never plans past the ti
 reserve, lasts inside the reserve, enters byo-yomi deliberately, and reads each time system
 (absolute, Canadian, Japanese, KGS's byo-yomi) as GTP sends it; ``genmove`` searches for what the
 clock allows; and a whole game against GNU Go under the referee's clock is never lost on time.
+
+Times that a test needs exactly are counted on fake clocks (``helpers.BatchClock`` for the
+search, a scripted ``perf_counter`` for ``serve``), so a loaded machine cannot break them.
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
-import time
+import types
 
 import pytest
-from helpers import set_up
+from helpers import BatchClock, set_up
 from match_harness import GNUGO, GNUGO_LEVEL1, HAVE_GNUGO, records_of, run_match
 
 from goengine.board import BLACK, WHITE
 from goengine.config import EngineConfig, SearchConfig
 from goengine.engine import Engine
-from goengine.gtp import GtpEngine, serve
+from goengine.gtp import GtpEngine, protocol, serve
 from goengine.gtp.timing import time_settings_from_gtp
 from goengine.time_control import (
     MIN_RESERVE,
@@ -306,58 +309,97 @@ def test_never_more_than_the_time_left(settings):
         assert 0 < allowed < limit, (size, seconds, stones, allowed)
 
 
-class Script:
-    """stdin for ``serve``: lines, with pauses; remembers when the last line was handed over."""
+class ScriptedClock:
+    """``time.perf_counter`` for ``goengine.gtp.protocol``: it moves only when the test moves it."""
 
-    def __init__(self, *items):
-        self.items = items
+    def __init__(self) -> None:
+        self.now = 1000.0
 
-    def __iter__(self):
-        for item in self.items:
-            if isinstance(item, str):
-                yield item
-            else:
-                time.sleep(item)
+    def perf_counter(self) -> float:
+        return self.now
 
 
-def test_serve_charges_each_genmove_with_its_round_trip(capfd):
-    """Over the I/O loop, a genmove costs its player the time from the command's arrival to the
-    answer's flush, without any time_left from the controller."""
-    engine = Engine(EngineConfig(search=SearchConfig(playouts=None)))
-    # a controller sends a genmove only once it has the answer to the one before: 1.2 s apart
-    lines = Script("time_settings 20 0 0\n", "genmove b\n", 1.2, "genmove w\n", 1.2, "quit\n")
-    out_lines: list[str] = []
+def test_serve_charges_each_genmove_with_its_round_trip_and_nothing_else(monkeypatch):
+    """Over the I/O loop a genmove costs its player the time from the command's arrival to the
+    answer's flush, without any time_left from the controller: its search and its writing, not the
+    controller's pause before it, and no other command costs anything. Time is a scripted clock:
+    the controller thinks 30 s before each genmove, Black's search takes 0.5 s and White's 0.25 s,
+    and writing an answer 0.01 s."""
+    clock = ScriptedClock()
+    monkeypatch.setattr(protocol, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
+    engine = Engine(EngineConfig(search=SearchConfig(playouts=50)))
+    search_seconds = {BLACK: 0.5, WHITE: 0.25}
+    genmove, charge_clock = engine.genmove, engine.charge_clock
+    written, charged = threading.Event(), threading.Event()
+    charges = []
+
+    def thinking_genmove(color, *args, **kwargs):
+        clock.now += search_seconds[color]
+        return genmove(color, *args, **kwargs)
+
+    def recording_charge(color, seconds):
+        charges.append((color, seconds))
+        charge_clock(color, seconds)
+        charged.set()
+
+    monkeypatch.setattr(engine, "genmove", thinking_genmove)
+    monkeypatch.setattr(engine, "charge_clock", recording_charge)
 
     class Out:
         def write(self, text):
-            out_lines.append(text)
+            clock.now += 0.01
+            written.set()
 
         def flush(self):
             pass
 
-    start = time.perf_counter()
-    thread = threading.Thread(target=serve, args=(engine,), kwargs={"stdin": lines, "stdout": Out()})
+    def controller():
+        """Sends a line only once the answer to the one before is out (and charged), as a
+        controller does; thinks 30 s before each genmove."""
+        yield "time_settings 20 0 0\n"
+        written.wait(30)
+        for line in ("genmove b\n", "genmove w\n"):
+            clock.now += 30.0
+            charged.clear()
+            yield line
+            charged.wait(30)
+        yield "quit\n"
+
+    thread = threading.Thread(target=serve, args=(engine,), kwargs={"stdin": controller(), "stdout": Out()})
     thread.start()
     thread.join(30)
-    elapsed = time.perf_counter() - start
-    spent_black = 20.0 - engine.clocks[BLACK].main
-    spent_white = 20.0 - engine.clocks[WHITE].main
-    allowed = (20 - 1.0) / moves_to_plan(81, 9) - MOVE_MARGIN  # what each was allowed: 0.575 s
-    for spent in (spent_black, spent_white):
-        assert allowed - 0.01 < spent < allowed + 0.1
-    assert spent_black + spent_white < elapsed
+    assert not thread.is_alive()
+    assert [color for color, _ in charges] == [BLACK, WHITE]
+    assert [seconds for _, seconds in charges] == pytest.approx([0.51, 0.26])
+    assert engine.clocks[BLACK].main == pytest.approx(20 - 0.51)
+    assert engine.clocks[WHITE].main == pytest.approx(20 - 0.26)
 
 
 # ---- genmove under a clock
 
 
-def test_genmove_stops_at_the_time_the_clock_allows():
-    # conftest.warm_kernels has loaded the kernels: this times the clock, not the compiler
+def test_genmove_searches_for_the_seconds_the_clock_allows(monkeypatch):
+    """With no playout budget the clock decides: genmove gives the search the seconds
+    ``seconds_for_move`` allows ((20 - 1) / 30.375 - 0.05 = 0.58 s on an empty 9x9) and no playout
+    cap, and the search spends them, stopping at most one batch past them (counted on a
+    BatchClock, a batch 0.05 s)."""
     engine = Engine()  # no playout budget: the clock decides
-    engine.set_time(time_settings_from_gtp(20, 0, 0))  # (20 - 1) / 30.375 - 0.05 = 0.58 s on an empty 9x9
+    engine.set_time(time_settings_from_gtp(20, 0, 0))
+    allowed = planned(20, 1, 30.375)
+    budgets = []
+    run = engine.search.run
+
+    def recording_run(board, komi, budget, **kwargs):
+        budgets.append(budget)
+        return run(board, komi, budget, **kwargs)
+
+    monkeypatch.setattr(engine.search, "run", recording_run)
+    clock = BatchClock(monkeypatch, step=0.05)
     result = engine.genmove(BLACK).search
-    assert result.playouts > 0
-    assert result.seconds < planned(20, 1, 30.375) + 0.25
+    (budget,) = budgets
+    assert budget.playouts is None and budget.seconds == pytest.approx(allowed)
+    assert allowed <= result.seconds < allowed + clock.step
+    assert result.playouts == clock.batches * engine.search.config.batch
 
 
 # ---- a whole game under the referee's clock

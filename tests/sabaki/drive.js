@@ -343,6 +343,7 @@ async function analyze(syncer, color, label, stopBy = null) {
   let deadline = Date.now() + 30000
   while (syncer.analysisLines.length < MIN_INFO_LINES && Date.now() < deadline) await sleep(20)
   let stopAt = Date.now()
+  let linesAtStop = syncer.analysisLines.length
   let stopResult
   if (stopBy == null) {
     let response = await withTimeout(syncer.sendAbort(), `${label}: protocol_version after lz-analyze`)
@@ -358,6 +359,7 @@ async function analyze(syncer, color, label, stopBy = null) {
   step.analysis_ms = stopAt - begin
   let lines = syncer.analysisLines
   step.info_lines = lines.length
+  step.lines_after_stop = lines.length - linesAtStop
   step.problems = [...new Set(lines.flatMap(l => l.parsed.problems))].slice(0, 10)
   let totals = lines.map(l => l.parsed.variations.reduce((s, v) => s + v.visits, 0))
   step.total_visits = totals
@@ -369,6 +371,9 @@ async function analyze(syncer, color, label, stopBy = null) {
   check(step.problems.length === 0, `${label}: unparsable info lines: ${step.problems.join('; ')}`)
   check(lines.every(l => l.parsed.variations.length > 0), `${label}: an info line without a variation`)
   check(totals.every((t, i) => i === 0 || t >= totals[i - 1]), `${label}: total visits went down: ${totals}`)
+  // stopped at once: at most the line on its way and the one of the slice the stop cut short
+  check(step.lines_after_stop <= 2, `${label}: ${step.lines_after_stop} info lines after the stop`)
+  // only a guard against an analysis that does not stop: ten times the interval
   check(step.stop_ms < 5000, `${label}: the analysis took ${step.stop_ms} ms to stop`)
   return stopResult
 }
