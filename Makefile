@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 GNUGO  := /usr/games/gnugo
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install gnugo sabaki test bench match lint clean
+.PHONY: install gnugo sabaki test check bench match lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ sabaki: tests/sabaki/node_modules
 test: lint gnugo sabaki
 	$(BIN)/python -m pytest
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -m board -q
+
+# The quick tier while you work (under two minutes): lint, then the tests not marked slow; no GNU Go.
+check: lint
+	$(BIN)/python -m pytest -m "not slow" -q
 
 bench: install
 	$(BIN)/python bench/playouts.py

@@ -254,6 +254,7 @@ def play_and_check_game(size, seed, policy, max_moves, stats, full_from=0):
 # ---- games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "games", "max_moves", "full_from"), UNIFORM_GAMES)
 def test_games_of_any_legal_move_match_naive_rules(size, games, max_moves, full_from):
     stats = Counter()
@@ -267,6 +268,7 @@ def test_games_of_any_legal_move_match_naive_rules(size, games, max_moves, full_
         assert stats["kos"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "games", "max_moves", "full_from"), POLICY_GAMES)
 def test_games_of_the_playout_policy_match_naive_rules(size, games, max_moves, full_from):
     stats = Counter()
@@ -276,6 +278,7 @@ def test_games_of_the_playout_policy_match_naive_rules(size, games, max_moves, f
     assert stats["captures"] > 0
 
 
+@pytest.mark.slow
 @settings(
     max_examples=HYPOTHESIS_EXAMPLES,
     deadline=None,

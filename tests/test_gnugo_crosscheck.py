@@ -44,6 +44,7 @@ GNUGO_ARGV = [GNUGO, "--mode", "gtp", "--chinese-rules"]
 MAX_MOVES = 500  # GNU Go's move history (MAX_MOVE_HISTORY); see the module docstring
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.gnugo,
     pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go not installed at {GNUGO}"),
 ]

@@ -207,12 +207,14 @@ def run_sequence(lines: list[str], resets=SAFE_SETTINGS) -> tuple[Harness, list[
 # ---- properties
 
 
+@pytest.mark.slow
 @settings(PROPERTY, max_examples=1000)
 @given(line=ASCII_LINES)
 def test_every_ascii_line_gets_one_framed_response_or_none(workdir, line):
     check_response(line, Harness().send(line))
 
 
+@pytest.mark.slow
 @settings(PROPERTY, max_examples=300)
 @given(line=NON_ASCII_LINES)
 def test_every_line_with_non_ascii_text_gets_one_framed_response_or_none(workdir, line):
@@ -221,6 +223,7 @@ def test_every_line_with_non_ascii_text_gets_one_framed_response_or_none(workdir
     check_response(line, Harness().send(line))
 
 
+@pytest.mark.slow
 @settings(PROPERTY, max_examples=400)
 @given(lines=SEQUENCES)
 def test_command_sequences_keep_the_engine_framed_and_consistent(workdir, lines):
@@ -239,6 +242,7 @@ def test_command_sequences_keep_the_engine_framed_and_consistent(workdir, lines)
     assert board_rows(harness.ok("showboard"), 5)[2][2] == "X"
 
 
+@pytest.mark.slow
 @settings(PROPERTY, max_examples=400)
 @given(lines=SEQUENCES)
 def test_no_command_sequence_makes_a_handler_crash(workdir, lines):

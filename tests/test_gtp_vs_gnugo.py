@@ -55,6 +55,7 @@ KOMI = 7.5
 TIMEOUT = 60.0  # seconds for one GTP command
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.gnugo,
     pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go not installed at {GNUGO}"),
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from match_harness import (
     run_match,
     table_rows,
@@ -62,6 +63,7 @@ def test_a_game_is_finished_once_a_record_is_not_void_and_voids_are_counted_per_
     assert finished_keys([]) == set() and void_counts([]) == {}
 
 
+@pytest.mark.slow
 def test_torn_last_line_game_is_replayed_and_kept(tmp_path, fake):
     """A crash in the middle of writing a record leaves a last line without its newline. The
     next run must replay that game and keep its record (readable by the run after)."""

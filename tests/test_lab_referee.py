@@ -8,6 +8,7 @@ fallen flag loses on time, on the move whose time crossed it.
 
 from __future__ import annotations
 
+import pytest
 from match_harness import (
     check_record,
     check_sgf,
@@ -17,6 +18,7 @@ from match_harness import (
 )
 
 
+@pytest.mark.slow
 def test_hanging_engine_times_out(tmp_path, fake):
     """The opponent sleeps for an hour on its first genmove: the game is void on the referee's
     timeout (``--timeout 2``), twice (the replay hangs too), and the run ends; run_match checks

@@ -143,6 +143,7 @@ def test_engine_crash_once_is_replayed(tmp_path, fake):
     assert table_rows(result.stdout)[0].split()[:2] == ["default", "1"]
 
 
+@pytest.mark.slow
 def test_max_voids_stop_keeps_games_already_running(tmp_path, fake):
     """With a process pool, the games still running when the run stops must not be played to
     their end and then thrown away: every game that was played through (its SGF written) must

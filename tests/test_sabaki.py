@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # Sabaki in node, a whole session
+
 SABAKI_DIR = Path(__file__).parent / "sabaki"
 DRIVER = SABAKI_DIR / "drive.js"
 ENGINE_ARGS = ["--playouts", "300", "--seed", "1"]

@@ -41,6 +41,7 @@ from match_harness import (
 from goengine.lab.records import append_record, load_records
 
 
+@pytest.mark.slow
 @pytest.mark.gnugo
 @pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go not installed at {GNUGO}")
 def test_short_match_against_gnugo(tmp_path):
@@ -86,6 +87,7 @@ def test_short_match_against_gnugo(tmp_path):
     assert (out / "winrate.png").is_file()
 
 
+@pytest.mark.slow
 def test_one_table_row_per_configuration(tmp_path, fake):
     out = tmp_path / "out"
     result = run_match(
@@ -138,6 +140,7 @@ def test_size_komi_seconds_and_seed_reach_the_games(tmp_path, fake):
         assert all(m.split()[1] == "pass" or int(m.split()[1][1:]) <= 7 for m in r["moves"])
 
 
+@pytest.mark.slow
 def test_resume_after_kill(tmp_path, fake):
     out = tmp_path / "out"
     jsonl = out / "games.jsonl"
@@ -176,6 +179,7 @@ def test_resume_after_kill(tmp_path, fake):
     assert len(records_of(out)) == 6
 
 
+@pytest.mark.slow
 def test_resume_refuses_games_played_with_other_settings(tmp_path, fake):
     """A folder's games are resumed only by the command that played them: the same
     configuration name with another budget, opponent or komi would mix two experiments in one
@@ -217,6 +221,7 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path, fake):
     ]
 
 
+@pytest.mark.slow
 def test_a_resumed_run_reports_each_configuration_once(tmp_path, fake):
     """Two configurations share a folder; resumed, each progress line names each of them once,
     with the games of both runs (each folder's file is read once, not once per configuration)."""
@@ -234,6 +239,7 @@ def test_a_resumed_run_reports_each_configuration_once(tmp_path, fake):
     assert lines[-1].split("; ", 1)[1].startswith("a ") and "/3 " in lines[-1]
 
 
+@pytest.mark.slow
 def test_a_folder_of_another_engine_version_is_refused_unless_allowed(tmp_path, fake):
     out = tmp_path / "out"
     version = tmp_path / "version.txt"
@@ -255,6 +261,7 @@ def test_a_folder_of_another_engine_version_is_refused_unless_allowed(tmp_path, 
     ]
 
 
+@pytest.mark.slow
 def test_max_voids_stops_the_run(tmp_path, fake):
     out = tmp_path / "out"
     # games 2 and 3 (seeds 3 and 4) crash: two void games in a row
@@ -324,6 +331,7 @@ def test_bad_input_gets_a_clear_message_and_touches_nothing(tmp_path, args, mess
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_sprt_stops_when_the_test_decides_and_a_resumed_run_continues_the_same_test(tmp_path, fake):
     """The engine wins every game (the opponent passes at once, so the engine's stones own the
     board): LLR grows by 0.1336 a game for --sprt 0,50 and passes ln 19 = 2.944 at the 23rd win.
@@ -351,6 +359,7 @@ def test_sprt_stops_when_the_test_decides_and_a_resumed_run_continues_the_same_t
     assert table_rows(report.stdout)[0].split()[-1] == "H1"
 
 
+@pytest.mark.slow
 def test_a_tournament_plays_every_pair_and_rates_everyone_on_one_scale(tmp_path, fake):
     """Three players: a lays 3 stones, b 1, the opponent passes at once; with komi 0 whoever lays
     more stones wins (the stones count, the empty region touching both colours does not), so
@@ -415,6 +424,7 @@ def _check_cluster_run(out: Path, result) -> list[dict]:
     return records
 
 
+@pytest.mark.slow
 def test_dask_cluster_run(tmp_path, fake, dask_cluster):
     cluster, _ = dask_cluster
     out = tmp_path / "out"
@@ -426,6 +436,7 @@ def test_dask_cluster_run(tmp_path, fake, dask_cluster):
     _check_cluster_run(out, result)
 
 
+@pytest.mark.slow
 def test_dask_cluster_run_with_relative_out(tmp_path, fake, dask_cluster):
     """``--out`` relative to where the command runs: the SGFs must land there too, not in the
     worker's working folder."""
@@ -505,6 +516,7 @@ def real_cluster(tmp_path):
             proc.wait()
 
 
+@pytest.mark.slow
 def test_a_real_cluster_loses_no_game_when_a_worker_is_killed(tmp_path, fake, real_cluster):
     """A match on a scheduler and two worker processes; one worker is killed with SIGKILL while
     games run on it. Every game is played exactly once: none lost, none doubled, every record

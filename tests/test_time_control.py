@@ -405,6 +405,7 @@ def test_genmove_searches_for_the_seconds_the_clock_allows(monkeypatch):
 # ---- a whole game under the referee's clock
 
 
+@pytest.mark.slow
 @pytest.mark.gnugo
 @pytest.mark.skipif(not HAVE_GNUGO, reason=f"GNU Go not installed at {GNUGO}")
 @pytest.mark.parametrize(
