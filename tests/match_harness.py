@@ -5,7 +5,7 @@ engines, and what its tests check in the records, the SGF files and the printed 
 ``fake`` fixture of ``conftest.py``) that plays a few fixed, far-apart moves and then passes, and
 can be told to crash, hang, answer garbage, play an illegal move, flood its stderr or be slow,
 for every game or only for some seeds (the seed on the engine's command line is ``--seed + game
-index``, so a seed picks a game).
+index``, so a seed picks a game), and to log each start's command line (``--log FILE``).
 
 Every match runs in its own process group (``start_match``); when it has ended, the group must be
 empty (no engine left behind), and whatever is left is killed (``run_match``, ``end_group``).
@@ -62,6 +62,7 @@ FAKE_ENGINE = r'''
 
 import argparse
 import os
+import shlex
 import sys
 import time
 
@@ -76,7 +77,12 @@ p.add_argument("--stderr-mb", type=float, default=0.0)  # megabytes written to s
 p.add_argument("--name", default="fake")
 p.add_argument("--version-file", default="")  # answer GTP version with this file's text
 p.add_argument("--seed", type=int, default=0)
+p.add_argument("--log", default="")  # append this start's command line to this file
 args, _ = p.parse_known_args()
+
+if args.log:
+    with open(args.log, "a") as log:
+        log.write(shlex.join(sys.argv[1:]) + "\n")
 
 mode = args.mode
 if args.only_seeds and args.seed not in {int(s) for s in args.only_seeds.split(",")}:

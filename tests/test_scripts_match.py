@@ -1,8 +1,9 @@
 """The match command (``scripts/match.py``) end to end: a real match against GNU Go, configurations
 and the table, the settings that reach the games, resuming (after a kill, refused for other
 settings or another engine version), ``--max-voids``, a full disk, bad input, sequential tests
-(SPRT) that stop a run and a resumed run that continues the same test, tournaments, and games on
-a Dask cluster (a local one, and a scheduler with two worker processes one of which is killed).
+(SPRT) that stop a run and a resumed run that neither plays nor warms up once the test has
+decided, tournaments, and games on a Dask cluster (a local one, and a scheduler with two worker
+processes one of which is killed).
 
 The engines are the fake GTP engines of ``tests/match_harness.py`` (the ``fake`` fixture), but for
 the GNU Go match. Every match runs in its own process group; when it has ended, the group must be
@@ -335,14 +336,21 @@ def test_bad_input_gets_a_clear_message_and_touches_nothing(tmp_path, args, mess
 def test_sprt_stops_when_the_test_decides_and_a_resumed_run_continues_the_same_test(tmp_path, fake):
     """The engine wins every game (the opponent passes at once, so the engine's stones own the
     board): LLR grows by 0.1336 a game for --sprt 0,50 and passes ln 19 = 2.944 at the 23rd win.
-    The run stops there (with two games at once, one more may have started), far below --games."""
+    The run stops there (with two games at once, one more may have started), far below --games.
+    Resumed, the decided configuration is neither counted as to play nor warmed up: no engine
+    starts with a seed (the engine logs each start's command line; the version check starts it
+    without one)."""
     out = tmp_path / "out"
+    starts = tmp_path / "engine-starts.log"
     args = (
         *("--games", "200", "--jobs", "2", "--no-plot", "--sprt", "0,50"),
-        *("--engine", fake("--moves", "3"), "--opponent", fake("--name", "opp", "--moves", "0")),
+        *("--engine", fake("--moves", "3", "--log", str(starts))),
+        *("--opponent", fake("--name", "opp", "--moves", "0")),
     )
     result = run_match(out, *args)
     assert result.returncode == 0, result.stderr
+    first_run = starts.read_text().splitlines()
+    assert sum(line.endswith("--seed 0") for line in first_run) == 1  # the warm-up: seed 0, which no game uses
     records = records_of(out)
     assert 23 <= len(records) <= 25
     assert all(r["engine_won"] is True for r in records)
@@ -354,7 +362,9 @@ def test_sprt_stops_when_the_test_decides_and_a_resumed_run_continues_the_same_t
     assert "default: H1" in result.stderr
     again = run_match(out, *args)  # resumed: the records already decide, nothing more is played
     assert again.returncode == 0 and len(records_of(out)) == len(records)
-    assert "playing up to" in again.stderr and table_rows(again.stdout)[0].split()[-1] == "H1"
+    assert "; playing up to 0 (2 at once)" in again.stderr and table_rows(again.stdout)[0].split()[-1] == "H1"
+    resumed = starts.read_text().splitlines()[len(first_run) :]
+    assert not [line for line in resumed if "--seed" in line], resumed  # no warm-up, no game
     report = run_match(out, "--report")
     assert table_rows(report.stdout)[0].split()[-1] == "H1"
 
