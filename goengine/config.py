@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from goengine import policies, priors, rules
 from goengine.kernels.tree import BYTES_PER_NODE
+from goengine.registry import format_number
 
 DEFAULT_RULE = "rave"
 DEFAULT_PLAYOUTS = 10000
@@ -90,9 +91,9 @@ class Setting:
         """How a value of this setting is written everywhere (``none`` when unset)."""
         if value is None:
             return "none"
-        if self.kind is int or (float(value).is_integer() and abs(value) < 1e15):
+        if self.kind is int:
             return str(int(value))
-        return f"{value:g}"
+        return format_number(value)
 
 
 SETTINGS: tuple[Setting, ...] = (

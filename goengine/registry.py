@@ -24,6 +24,17 @@ from dataclasses import dataclass
 import numpy as np
 
 
+def format_number(value: float) -> str:
+    """A setting's or parameter's number as logs, GoGui's parameter page, ``--help`` and match
+    records write it: a whole number without a decimal point, any other the shortest text that
+    reads back as the same float (UCB1's c is ``1.4142135623730951``, not ``%g``'s ``1.41421``, so
+    a value copied from a record or the parameter page gives the same search)."""
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
 @dataclass(frozen=True)
 class Param:
     """One parameter of a choice.
@@ -80,13 +91,14 @@ class Param:
         return seen
 
     def format(self, value: float) -> str:
-        """How ``value`` is written everywhere: a named value's text, 1/0 for a flag, else %g."""
+        """How ``value`` is written everywhere: a named value's text, 1/0 for a flag, else
+        ``format_number``."""
         for text, number in self.choices:
             if number == value:
                 return text
         if self.flag:
             return "1" if value != 0 else "0"
-        return f"{value:g}"
+        return format_number(value)
 
 
 @dataclass(frozen=True)
@@ -131,6 +143,8 @@ class Registry(Mapping[str, Choice]):
             names = [p.name for p in choice.params] + [p.words for p in choice.params]
             if len({n.lower() for n in names}) != len(names):
                 raise ValueError(f"{kind} {choice.name}: two parameters share a name")
+            if choice.name != choice.name.strip().lower():  # get_choice looks names up in lower case
+                raise ValueError(f"{kind} {choice.name!r}: a name is written in lower case, without spaces around")
             if choice.id in ids or choice.name in self._choices:
                 raise ValueError(f"{kind} {choice.name}: id {choice.id} or name used twice")
             ids.add(choice.id)

@@ -92,8 +92,11 @@ def test_what_is_not_a_number_is_refused_as_such(given):
 def test_every_value_is_written_one_way():
     assert SCHEDULE.format(1.0) == "hand-selected" and SCHEDULE.format(2.0) == "minimum-MSE"
     assert SWITCH.format(1.0) == "1" and SWITCH.format(0.0) == "0" and SWITCH.format(0.3) == "1"
-    assert K.format(1000.0) == "1000" and BIAS.format(0.01) == "0.01" and K.format(1e7) == "1e+07"
-    assert K.format(2.5) == "2.5"
+    assert K.format(1000.0) == "1000" and BIAS.format(0.01) == "0.01" and K.format(1e7) == "10000000"
+    assert K.format(2.5) == "2.5" and K.format(1e-5) == "1e-05" and K.format(1e300) == "1e+300"
+    assert K.format(2**0.5) == "1.4142135623730951"  # in full: it reads back as the same float
+    for value in (2**0.5, 0.1 + 0.2, 1 / 3, 5e-324, 123456.789):
+        assert float(K.format(value)) == value
 
 
 # ---- Choice
@@ -129,6 +132,13 @@ def test_defaults_are_keyed_by_short_name():
 def test_a_choice_whose_indices_are_not_0_to_n_minus_1_within_the_array_is_refused(params):
     with pytest.raises(ValueError, match="parameter indices"):
         Registry("shape", (Choice("bad", 0, params),), max_params=4)
+
+
+@pytest.mark.parametrize("name", ["Bad", "BAD", " bad", "bad "])
+def test_a_choice_name_that_lookup_could_never_find_is_refused(name):
+    """``get_choice`` reads any case and strips spaces, so a name must be stored as it finds it."""
+    with pytest.raises(ValueError, match="lower case"):
+        Registry("shape", (Choice(name, 0, ()),), max_params=4)
 
 
 @pytest.mark.parametrize(
@@ -214,12 +224,12 @@ def test_describe_writes_every_parameter_in_declared_order_as_format_writes_it()
 
 @pytest.mark.parametrize("registry", [rules.RULES, policies.POLICIES, priors.PRIORS], ids=lambda r: r.kind)
 def test_the_real_registries_describe_and_read_back_their_defaults(registry):
-    """Every value ``describe`` writes is read back by ``parse`` as the same number, to the six
-    significant digits ``%g`` writes (UCB1's c, sqrt 2, comes back as 1.41421): what a log or a
-    match record shows can be given back on the command line."""
+    """Every value ``describe`` writes is read back by ``parse`` as the very same number (UCB1's
+    c, sqrt 2, is written in full, not as %g's 1.41421): what a log or a match record shows can be
+    given back on the command line and gives the same search."""
     for name, choice in registry.items():
         words = registry.describe(name).split()
         assert words[0] == name == name.lower()
         given = dict(word.split("=", 1) for word in words[1:])
-        assert registry.param_values(name, given) == pytest.approx(choice.defaults, rel=1e-5)
-        assert registry.array(name, given) == pytest.approx(registry.array(name), rel=1e-5)
+        assert registry.param_values(name, given) == choice.defaults
+        assert registry.array(name, given).tolist() == registry.array(name).tolist()
