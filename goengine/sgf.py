@@ -40,12 +40,18 @@ def load(path: str, move_number: int | None = None) -> SgfPosition:
         data = handle.read()
     try:
         game = sgf.Sgf_game.from_bytes(data)
+        root = game.get_root()
+        if root.has_property("GM") and root.get("GM") != 1:
+            raise ValueError(f"GM[{root.get('GM')}] is not a game of Go (GM[1])")
         size = game.get_size()
         komi = float(game.get_komi())
-        board, plays = sgf_moves.get_setup_and_moves(game)
     except ValueError as err:
         raise ValueError(f"bad SGF: {err}") from None
     coords.check_size(size)
+    try:
+        board, plays = sgf_moves.get_setup_and_moves(game)
+    except ValueError as err:  # sgfmill says nothing of a point off the board
+        raise ValueError(f"bad SGF: {str(err) or f'a move or set-up stone is off the {size}x{size} board'}") from None
     setup = [(_COLOR[colour], coords.from_sgf(size, point)) for colour, point in board.list_occupied_points()]
     moves = [(_COLOR[colour], coords.from_sgf(size, move)) for colour, move in plays if colour in _COLOR]
     if move_number is not None:
@@ -73,8 +79,9 @@ def dumps(
 ) -> str:
     """A game as SGF text: size, komi, Chinese rules, the application (goengine and its version with
     the commit, ``version.full``), set-up stones
-    (``(color, point)``; ``handicap`` > 0 adds HA), the moves ``(color, point)`` with PASS as an
-    empty move, and the optional root properties PB/PW (``names``), RE, C, DT and GN."""
+    (``(color, point)``; ``handicap`` > 0 adds HA), the moves ``(color, point)`` with PASS as
+    sgfmill writes a pass (``tt`` on boards up to 19x19), and the optional root properties PB/PW
+    (``names``), RE, C, DT and GN."""
     game = sgf.Sgf_game(size)
     root = game.get_root()
     root.set("KM", komi)

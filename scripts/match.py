@@ -446,13 +446,14 @@ def run(args: argparse.Namespace, out: Path) -> int:
         """The configuration's SPRT status from its records so far (CONTINUE without a test)."""
         return CONTINUE if test is None else test.status(*score(records, config))
 
+    missing = specs_to_play()
     # a configuration whose test has already decided plays nothing more (nor warms up for it)
-    specs = [spec for spec in specs_to_play() if verdict(spec.config) == CONTINUE]
+    specs = [spec for spec in missing if verdict(spec.config) == CONTINUE]
     total = len(pairings) * args.games
     jobs = args.jobs or (0 if args.cluster else os.cpu_count() or 1)
     where = out / "pairs" if args.tournament else out / "games.jsonl"
     print(
-        f"{total - len(specs)} of {total} games already in {where}; playing {'up to ' if test else ''}{len(specs)} "
+        f"{total - len(missing)} of {total} games already in {where}; playing {'up to ' if test else ''}{len(specs)} "
         f"({'cluster ' + args.cluster if args.cluster else f'{jobs} at once'})"
         + (f"; {test.describe()}" if test else ""),
         file=sys.stderr,

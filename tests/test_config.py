@@ -1,7 +1,8 @@
 """Every setting's rules live in one place (``goengine.config``): the same input gets the same
 answer through the command line (``goengine --KEY VALUE``), GTP (``goengine-set KEY VALUE``) and
 Python (``SearchConfig(...)``); a budget change keeps the search tree; the engine's configuration
-is the search's.
+is the search's; a move's ``Budget`` is the settings limited by the clock; one range of board sizes
+(``BOARD_SIZES``) for every door.
 """
 
 from __future__ import annotations
@@ -12,9 +13,22 @@ from dataclasses import replace
 import pytest
 
 from goengine import cli
-from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig, page, with_param, with_setting
+from goengine.board import BLACK
+from goengine.config import (
+    BOARD_SIZES,
+    CHOSEN,
+    DEFAULT_PLAYOUTS,
+    SETTINGS,
+    Budget,
+    EngineConfig,
+    SearchConfig,
+    page,
+    with_param,
+    with_setting,
+)
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine
+from goengine.time_control import TimeSettings
 
 #: per setting: values each door must refuse, with the message's start
 BAD_VALUES = {
@@ -207,3 +221,56 @@ def test_keeps_trees_of_compares_every_field_but_the_budget_and_resignation():
         {"reuse_tree": False},
     ):
         assert not replace(base, **change).keeps_trees_of(base), change
+
+
+# ---- a move's budget (Budget) and the game's board sizes (BOARD_SIZES): one place each
+
+
+def test_a_budget_needs_playouts_or_seconds_and_refuses_impossible_ones():
+    assert Budget(playouts=0).playouts == 0  # re-roots without searching
+    for bad in ({}, {"playouts": -1}, {"seconds": 0.0}, {"seconds": -1.0}, {"playouts": True}):
+        with pytest.raises(ValueError):
+            Budget(**bad)
+
+
+@pytest.mark.parametrize(
+    ("settings", "clock", "expected"),
+    [
+        ({}, None, Budget(playouts=DEFAULT_PLAYOUTS)),  # nothing set: the default playouts
+        ({}, 2.0, Budget(seconds=2.0)),  # a clock alone: no playout cap comes with it
+        ({"playouts": 500}, None, Budget(playouts=500)),
+        ({"playouts": 500, "seconds": 5.0}, 2.0, Budget(500, 2.0)),  # the clock allows less
+        ({"seconds": 1.0}, 2.0, Budget(seconds=1.0)),  # the settings allow less
+    ],
+)
+def test_a_moves_budget_is_the_settings_limited_by_the_clock(settings, clock, expected):
+    assert Budget.of(SearchConfig(**settings), clock) == expected
+
+
+def test_genmove_under_a_clock_spends_the_clocks_seconds_with_no_playout_cap():
+    engine = Engine(EngineConfig(size=9))  # no budget in the settings
+    assert engine.budget(BLACK, engine.board) == Budget(playouts=DEFAULT_PLAYOUTS)
+    engine.set_time(TimeSettings("absolute", 60.0))
+    budget = engine.budget(BLACK, engine.board)
+    assert budget.playouts is None and 0 < budget.seconds < 60.0
+    assert budget.seconds == engine.seconds_for_move(BLACK, engine.board)
+
+
+@pytest.mark.parametrize("size", [BOARD_SIZES[0] - 1, BOARD_SIZES[-1] + 1, 0, True, "9"])
+def test_every_door_refuses_a_board_size_outside_the_one_range(size):
+    with pytest.raises(ValueError, match="board size must be from 5 to 19"):
+        EngineConfig(size=size)
+    with pytest.raises(ValueError, match="board size must be from 5 to 19"):
+        Engine().set_size(size)
+    if isinstance(size, int) and not isinstance(size, bool):
+        engine = GtpEngine(Engine())
+        assert engine.send(f"boardsize {size}") == "? unacceptable size\n\n"
+        with pytest.raises(ValueError, match="board size must be from 5 to 19"):
+            cli.config_from_args(cli.build_parser().parse_args(["--size", str(size)]))
+
+
+@pytest.mark.parametrize("size", [BOARD_SIZES[0], BOARD_SIZES[-1]])
+def test_the_ends_of_the_range_are_games(size):
+    engine = GtpEngine(Engine())
+    assert engine.send(f"boardsize {size}").startswith("=") and engine.engine.size == size
+    assert cli.config_from_args(cli.build_parser().parse_args(["--size", str(size)])).size == size

@@ -362,6 +362,7 @@ def test_sprt_stops_when_the_test_decides_and_a_resumed_run_continues_the_same_t
     assert "default: H1" in result.stderr
     again = run_match(out, *args)  # resumed: the records already decide, nothing more is played
     assert again.returncode == 0 and len(records_of(out)) == len(records)
+    assert f"{len(records)} of 200 games already in" in again.stderr  # the games played, not the decided ones
     assert "; playing up to 0 (2 at once)" in again.stderr and table_rows(again.stdout)[0].split()[-1] == "H1"
     resumed = starts.read_text().splitlines()[len(first_run) :]
     assert not [line for line in resumed if "--seed" in line], resumed  # no warm-up, no game

@@ -115,13 +115,27 @@ def test_load_without_komi_reads_komi_zero(tmp_path):
         ("", "bad SGF"),
         ("(;FF[4]GM[1]SZ[9]KM[abc];B[ee])", "bad SGF"),
         ("(;FF[4]GM[1]SZ[9];B[ee];AW[aa])", "bad SGF"),  # set-up stones after the root
-        ("(;FF[4]GM[1]SZ[9];B[zz])", "bad SGF"),  # off the board
+        ("(;FF[4]GM[1]SZ[9];B[zz])", "bad SGF: a move or set-up stone is off the 9x9 board"),
+        ("(;FF[4]GM[1]SZ[9]AB[jj])", "bad SGF: a move or set-up stone is off the 9x9 board"),
         ("(;FF[4]GM[1]SZ[100])", "bad SGF"),
-        ("(;FF[4]GM[1]SZ[1])", "bad SGF"),
+        ("(;FF[4]GM[1]SZ[1])", "board size must be an integer from 2 to 19, got 1"),
+        ("(;FF[4]GM[2]SZ[9];B[aa])", r"bad SGF: GM\[2\] is not a game of Go"),  # chess
         ("(;FF[4]GM[1]SZ[25]KM[0];B[aa])", "board size must be an integer from 2 to 19"),
         ("(;FF[4]GM[1]SZ[20])", "board size must be an integer from 2 to 19"),
     ],
-    ids=["not-sgf", "empty", "bad-komi", "late-setup", "off-board", "size-100", "size-1", "size-25", "size-20"],
+    ids=[
+        "not-sgf",
+        "empty",
+        "bad-komi",
+        "late-setup",
+        "off-board",
+        "stone-off-board",
+        "size-100",
+        "size-1",
+        "not-go",
+        "size-25",
+        "size-20",
+    ],  # fmt: skip
 )
 def test_load_refuses_what_it_cannot_play_with_value_error(tmp_path, text, message):
     with pytest.raises(ValueError, match=message):
