@@ -1,6 +1,7 @@
 """SGF in and out, through sgfmill: the one place that reads and writes game records.
 
-``load`` gives the position of a file (GTP ``loadsgf``); ``dumps`` writes a game from plain
+``load`` gives the position of a file (GTP ``loadsgf``), ``parse`` the game of one SGF text (the
+move model's training reads collections with it); ``dumps`` writes a game from plain
 data (size, komi, moves, set-up stones, the root's properties), so the GTP engine's
 ``printsgf`` and the match referee's game files come from the same code. sgfmill parses and
 writes the format; this module only maps its moves to our points (``coords.from_sgf`` /
@@ -24,20 +25,36 @@ _LETTER = {BLACK: "b", WHITE: "w"}
 
 @dataclass
 class SgfPosition:
-    """What an SGF file sets up: size, komi, set-up stones and the moves to replay."""
+    """What an SGF game sets up: size, komi, set-up stones, the moves to replay, who moves first,
+    and the date and ``PL`` as the file gives them."""
 
     size: int
     komi: float
     setup: list[tuple[int, int]] = field(default_factory=list)
     moves: list[tuple[int, int]] = field(default_factory=list)
     to_move: int = BLACK
+    date: str = ""  # DT, its first ten characters
+    player: str | None = None  # PL, when given ("b" or "w")
 
 
 def load(path: str, move_number: int | None = None) -> SgfPosition:
     """The position in the file at ``path``; with ``move_number`` n, the position before move n
     is played (GTP ``loadsgf``). ValueError for a file that is not a Go SGF we can play."""
     with open(path, "rb") as handle:
-        data = handle.read()
+        position = parse(handle.read())
+    if move_number is not None:
+        if move_number < 1:
+            raise ValueError("move number must be at least 1")
+        position.moves = position.moves[: move_number - 1]
+        position.to_move = _first_player(position)
+    return position
+
+
+def parse(data: bytes) -> SgfPosition:
+    """The game of one SGF text: size, komi, set-up stones, every move, the first player and the
+    date (``DT``). ValueError (``bad SGF: ...``) for a text that is not a Go game we can play: not
+    SGF, another game (``GM``), a board size the kernels do not support, a point off the board.
+    The moves' legality is the business of whoever replays them."""
     try:
         game = sgf.Sgf_game.from_bytes(data)
         root = game.get_root()
@@ -54,15 +71,20 @@ def load(path: str, move_number: int | None = None) -> SgfPosition:
         raise ValueError(f"bad SGF: {str(err) or f'a move or set-up stone is off the {size}x{size} board'}") from None
     setup = [(_COLOR[colour], coords.from_sgf(size, point)) for colour, point in board.list_occupied_points()]
     moves = [(_COLOR[colour], coords.from_sgf(size, move)) for colour, move in plays if colour in _COLOR]
-    if move_number is not None:
-        if move_number < 1:
-            raise ValueError("move number must be at least 1")
-        moves = moves[: move_number - 1]
-    first = game.get_root().get("PL") if game.get_root().has_property("PL") else None
-    to_move = _COLOR.get(
-        str(first).lower(), WHITE if setup and not moves and all(c == BLACK for c, _ in setup) else BLACK
-    )
-    return SgfPosition(size, komi, setup, moves, to_move)
+    first = root.get("PL") if root.has_property("PL") else None
+    date = str(root.get("DT"))[:10] if root.has_property("DT") else ""
+    position = SgfPosition(size, komi, setup, moves, BLACK, date, None if first is None else str(first).lower())
+    position.to_move = _first_player(position)
+    return position
+
+
+def _first_player(position: SgfPosition) -> int:
+    """Who moves first in ``position``: ``PL`` when given, White after Black set-up stones alone
+    (a handicap), else Black."""
+    if position.player in _COLOR:
+        return _COLOR[position.player]
+    setup, moves = position.setup, position.moves
+    return WHITE if setup and not moves and all(c == BLACK for c, _ in setup) else BLACK
 
 
 def dumps(

@@ -65,6 +65,12 @@ ALLOCATING = frozenset(
     {
         "bandit.run_games",
         "board.new_board",
+        # learning the move model: run over recorded games, outside any search
+        "learn.chain_sums",
+        "learn.evaluate",
+        "learn.extract_game",
+        "learn.harvest_game",
+        "learn.loss_and_gradient",
         "playout.run_playouts",
         "search.owner_counts",
         "tree.copy_subtree",

@@ -194,7 +194,7 @@ def _free_neighbours(pts, w, q, x, y):
 
 
 @njit(cache=True, _nrt=False)
-def _fills_opponent_eye_space(pts, meta, p, c):
+def fills_opponent_eye_space(pts, meta, p, c):
     """Whether the chain ``c`` would make by playing ``p``, in self-atari, fills the opponent's
     eye space: its stones and its last liberty make a region enclosed by the opponent's stones
     and the edge, i.e. the liberty touches nothing but the opponent, the edge and the chain.
@@ -253,7 +253,7 @@ def is_bad_self_atari(pts, meta, p, c, max_stones):
     n, size, captured = liberties_after(pts, meta, p, c, 2)
     if n >= 2 or captured > 0 or size <= max_stones:
         return False
-    return not (size <= NAKADE_MAX_STONES and _fills_opponent_eye_space(pts, meta, p, c))
+    return not (size <= NAKADE_MAX_STONES and fills_opponent_eye_space(pts, meta, p, c))
 
 
 @njit(cache=True, _nrt=False)

@@ -1,0 +1,339 @@
+"""The move model learned from strong games: every legal move's probability in a position.
+
+Coulom's generalised Bradley-Terry model (Coulom 2007, "Computing Elo Ratings of Move Patterns in
+the Game of Go", ICGA Journal 30(4)): a move's strength is the product of the gammas of its
+feature values, and P(move) = strength / the sum of the strengths of all legal moves. Here a
+gamma is kept as its logarithm, a weight: a move's score is the sum of its weights and the
+probabilities are the softmax of the scores. The features are the tactical groups and the nested
+shapes of ``goengine.kernels.features``; the weights and the shape dictionary are learned by
+``goengine.training`` (``scripts/train_patterns.py``) and shipped as ``goengine/data/movemodel.npz``
+with their provenance inside.
+
+Reading guide: ``MoveModel.load`` reads a model file and builds the lookup table of all eight
+orientations of every shape (``shape_keys``); ``MoveModel.rate`` gives the probabilities of a
+board's legal moves, ``MoveModel.explain`` one move's feature values. ``Geometry`` is the fixed
+part (the spiral of shape points, the orientations, the Zobrist keys), the same for every model.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from goengine import coords
+from goengine.board import PASS, ZOBRIST, Board
+from goengine.kernels import board as kb
+from goengine.kernels import features as kf
+
+FORMAT = 1  # the model file's layout; a file of another format is refused
+ZOBRIST_SEED = 0x5EED_5A9E  # the shape keys' seed: a model's dictionary is valid only with these keys
+DEFAULT_PATH = Path(__file__).parent / "data" / "movemodel.npz"
+
+#: each feature group's name and the words for its values (index = value), as ``explain`` and
+#: GoGui's display show them
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("pass", ("-", "after a pass", "pass")),
+    ("capture", ("-", "ko", "saves a chain in atari", "of the last move's chain", "1-2 stones", "3+ stones")),
+    ("escape", ("-", "new atari, works", "new atari, fails", "old atari, works", "old atari, fails")),
+    ("atari", ("-", "ladder or net", "with a ko on the board", "other")),
+    ("self_atari", ("-", "throw-in in an eye space", "one stone", "two stones or more")),
+    ("edge", ("-", "line 1", "line 2", "line 3", "line 4", "line 5+")),
+    ("dist_last", ("-", *(f"d={d}" for d in range(2, 17)), "d>=17")),
+    ("dist_last2", ("-", "d=0", *(f"d={d}" for d in range(2, 17)), "d>=17")),
+)
+assert tuple(len(values) for _, values in GROUPS) == kf.GROUP_SIZES
+
+
+def gridcular(dx: int, dy: int) -> int:
+    """Coulom's distance of an offset: ``|dx| + |dy| + max(|dx|, |dy|)``."""
+    return abs(dx) + abs(dy) + max(abs(dx), abs(dy))
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The fixed part of every shape: ``spiral[i]``, the (dx, dy) of point i (dx to the right, dy
+    down), by distance, then row, then column, point 0 the move itself; ``ring_end[d]``, the
+    points at distance <= d; ``orient[o, i]``, where point i goes under orientation o (o = 0 the
+    identity; the eight rotations and reflections); ``zkeys[i, state]`` and ``size_keys[d]``, the
+    Zobrist keys (``zkeys[i, 0]`` = 0: an empty point adds nothing, and neither does the centre)."""
+
+    spiral: np.ndarray
+    ring_end: np.ndarray
+    orient: np.ndarray
+    zkeys: np.ndarray
+    size_keys: np.ndarray
+
+
+ORIENTATIONS = (
+    lambda x, y: (x, y),
+    lambda x, y: (-x, y),
+    lambda x, y: (x, -y),
+    lambda x, y: (-x, -y),
+    lambda x, y: (y, x),
+    lambda x, y: (-y, x),
+    lambda x, y: (y, -x),
+    lambda x, y: (-y, -x),
+)
+
+
+@cache
+def geometry() -> Geometry:
+    """The shapes' geometry (built once)."""
+    reach = kf.MAX_SHAPE // 2
+    offsets = [
+        (dx, dy)
+        for dx in range(-reach, reach + 1)
+        for dy in range(-reach, reach + 1)
+        if gridcular(dx, dy) <= kf.MAX_SHAPE
+    ]
+    offsets.sort(key=lambda o: (gridcular(*o), o[1], o[0]))
+    assert len(offsets) == kf.N_SPIRAL
+    index = {o: i for i, o in enumerate(offsets)}
+    spiral = np.array(offsets, dtype=np.int64)
+    ring_end = np.array(
+        [sum(1 for o in offsets if gridcular(*o) <= d) for d in range(kf.MAX_SHAPE + 1)], dtype=np.int64
+    )
+    orient = np.array([[index[t(*o)] for o in offsets] for t in ORIENTATIONS], dtype=np.int64)
+    rng = np.random.default_rng(ZOBRIST_SEED)
+    zkeys = rng.integers(1, 2**63, size=(kf.N_SPIRAL, 4), dtype=np.int64).astype(np.uint64)
+    zkeys[:, 0] = 0
+    zkeys[0, :] = 0
+    size_keys = rng.integers(1, 2**63, size=kf.MAX_SHAPE + 1, dtype=np.int64).astype(np.uint64)
+    return Geometry(spiral, ring_end, orient, zkeys, size_keys)
+
+
+def unpack_contents(contents: np.ndarray) -> np.ndarray:
+    """The 72 point states (spiral order, from point 1) of each row of ``contents`` (3 words, 2
+    bits a point, as ``kernels.features.canonical_keys`` packs them): an int64 array (n, 72)."""
+    words = np.asarray(contents, dtype=np.uint64).reshape(-1, 3)
+    j = np.arange(kf.N_SPIRAL - 1)
+    shifts = (2 * (j & 31)).astype(np.uint64)
+    return ((words[:, j >> 5] >> shifts) & np.uint64(3)).astype(np.int64)
+
+
+def shape_keys(states: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The eight orientations' hash keys (size key included) of each shape: row k has the point
+    states (spiral order from point 1) of a shape of size ``sizes[k]``. What
+    ``kernels.features.shape_id`` computes on a board showing that shape in some orientation.
+    A (n, 8) uint64 array."""
+    geo = geometry()
+    states = np.atleast_2d(np.asarray(states, dtype=np.int64))
+    sizes = np.atleast_1d(np.asarray(sizes, dtype=np.int64))
+    inside = np.arange(1, kf.N_SPIRAL)[None, :] < geo.ring_end[sizes][:, None]  # the shape's own points
+    keys = np.zeros((len(sizes), 8), dtype=np.uint64)
+    for o in range(8):
+        per_point = geo.zkeys[geo.orient[o, 1:][None, :], states]  # (n, 72)
+        per_point = np.where(inside, per_point, np.uint64(0))
+        keys[:, o] = np.bitwise_xor.reduce(per_point, axis=1) ^ geo.size_keys[sizes]
+    return keys
+
+
+def build_table(keys: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An open-addressing table (linear probing, power-of-two size at least twice the keys, a zero
+    key marking an empty slot) mapping ``keys`` to ``ids``; a key given twice must have one id
+    (a symmetric shape's orientations repeat a key). ValueError on two ids for one key (a hash
+    collision: two different shapes with the same 64-bit key)."""
+    keys = np.asarray(keys, dtype=np.uint64)
+    ids = np.asarray(ids, dtype=np.int32)
+    if np.any(keys == 0):
+        raise ValueError("a shape's key is 0, which marks an empty slot")
+    n = max(16, 1 << int(np.ceil(np.log2(max(2 * len(keys), 2)))))
+    table_keys = np.zeros(n, dtype=np.uint64)
+    table_ids = np.full(n, -1, dtype=np.int32)
+    clash = kf.fill_table(keys, ids, table_keys, table_ids)
+    if clash >= 0:
+        raise ValueError(f"two shapes share the key {int(keys[clash]):#x}")
+    return table_keys, table_ids
+
+
+def cumulative_scores(weights: np.ndarray, parents: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Each shape's score: its weight plus its cores' (its parent's cumulative score), computed
+    in increasing size, so a parent is done before its children. ``[0]`` is the no-shape weight."""
+    scores = np.array(weights, dtype=np.float64)
+    for i in np.argsort(sizes, kind="stable"):
+        if i != kf.NO_SHAPE and parents[i] > 0:
+            scores[i] += scores[parents[i]]
+    return scores
+
+
+@dataclass
+class MoveModel:
+    """A learned model: the shape dictionary (``sizes``, ``contents``, ``parents``: index 0 is
+    "no shape", shapes 1..n), the weights (``shape_weights``, ``group_weights[g, v]``) and the
+    ``provenance`` (a dict: games, split, command, commit, date, counts, validation figures)."""
+
+    sizes: np.ndarray
+    contents: np.ndarray
+    parents: np.ndarray
+    shape_weights: np.ndarray
+    group_weights: np.ndarray
+    provenance: dict = field(default_factory=dict)
+    counts: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        self.sizes = np.asarray(self.sizes, dtype=np.int64)
+        self.parents = np.asarray(self.parents, dtype=np.int64)
+        n = len(self.sizes)
+        if not (len(self.contents) == len(self.parents) == len(self.shape_weights) == n):
+            raise ValueError("a model's shape arrays must have one entry a shape")
+        if self.group_weights.shape != (kf.N_GROUPS, kf.MAX_VALUES):
+            raise ValueError(f"group weights must be {kf.N_GROUPS} x {kf.MAX_VALUES}")
+        keys = shape_keys(unpack_contents(self.contents[1:]), self.sizes[1:])
+        ids = np.repeat(np.arange(1, n, dtype=np.int32), 8)
+        self.table_keys, self.table_ids = build_table(keys.reshape(-1), ids)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute what the kernels read from the weights (after they change): the shapes'
+        cumulative scores and ``arrays``."""
+        geo = geometry()
+        self.group_weights = np.ascontiguousarray(self.group_weights, dtype=np.float64)
+        self.shape_scores = cumulative_scores(self.shape_weights, self.parents, self.sizes)
+        self.arrays = (
+            geo.spiral,
+            geo.ring_end,
+            geo.zkeys,
+            geo.size_keys,
+            self.table_keys,
+            self.table_ids,
+            self.group_weights,
+            self.shape_scores,
+        )
+
+    @property
+    def n_shapes(self) -> int:
+        return len(self.sizes) - 1
+
+    # ---- files
+
+    def save(self, path: str | Path) -> None:
+        """Write the model (compressed npz) with its provenance inside, to ``path`` exactly (numpy
+        would add ``.npz`` to a name without it)."""
+        with open(path, "wb") as handle:
+            np.savez_compressed(
+                handle,
+                format=np.array(FORMAT),
+                zobrist_seed=np.array(ZOBRIST_SEED, dtype=np.int64),
+                sizes=self.sizes.astype(np.int8),
+                contents=np.asarray(self.contents, dtype=np.uint64),
+                parents=self.parents.astype(np.int32),
+                shape_weights=np.asarray(self.shape_weights, dtype=np.float32),
+                group_weights=np.asarray(self.group_weights, dtype=np.float64),
+                counts=np.asarray(
+                    self.counts if self.counts is not None else np.zeros(len(self.sizes)), dtype=np.int64
+                ),
+                provenance=np.array(json.dumps(self.provenance, sort_keys=True)),
+            )
+
+    @classmethod
+    def load(cls, path: str | Path = DEFAULT_PATH) -> MoveModel:
+        """Read a model file; ValueError naming the file when it is not one this code can use."""
+        try:
+            archive = np.load(path, allow_pickle=False)
+            if not isinstance(archive, np.lib.npyio.NpzFile):
+                raise ValueError("one array, not an archive of arrays")
+            with archive as data:
+                if int(data["format"]) != FORMAT:
+                    raise ValueError(f"format {int(data['format'])}, this code reads format {FORMAT}")
+                if int(data["zobrist_seed"]) != ZOBRIST_SEED:
+                    raise ValueError("its shapes were hashed with other keys")
+                return cls(
+                    sizes=data["sizes"],
+                    contents=data["contents"],
+                    parents=data["parents"],
+                    shape_weights=data["shape_weights"].astype(np.float64),
+                    group_weights=data["group_weights"],
+                    provenance=json.loads(str(data["provenance"])),
+                    counts=data["counts"],
+                )
+        # an empty file is an EOFError to numpy, a cut one a BadZipFile, a damaged member zlib's
+        except (KeyError, OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as err:
+            raise ValueError(f"{path}: not a goengine move model: {err}") from None
+
+    # ---- use
+
+    def rate(self, board: Board, color: int | None = None) -> list[tuple[int, float]]:
+        """Every legal move of ``color`` (default: the side to move) in ``board`` with its
+        probability, most likely first; PASS included. Positional superko is not checked (a
+        move it forbids keeps a probability)."""
+        return self.rate_position(board.pts, board.meta, color)
+
+    def rate_position(self, pts: np.ndarray, meta: np.ndarray, color: int | None = None) -> list[tuple[int, float]]:
+        """``rate`` on a position given as the kernels' arrays."""
+        moves, codes, shapes = self.position_features(pts, meta, color)
+        scores = np.array([self.score(int(c), int(s)) for c, s in zip(codes, shapes, strict=True)])
+        probs = np.exp(scores - scores.max())
+        probs /= probs.sum()
+        order = sorted(range(len(moves)), key=lambda k: (-probs[k], moves[k]))
+        return [(int(moves[k]), float(probs[k])) for k in order]
+
+    def position_features(
+        self, pts: np.ndarray, meta: np.ndarray, color: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(moves, codes, shapes)`` of every legal move of ``color`` (default: the side to
+        move) in the position (``kernels.features.position_features``)."""
+        pts, meta = pts.copy(), meta.copy()
+        if color is not None:
+            meta[kb.TO_MOVE] = color
+        spts = np.zeros_like(pts)
+        smeta = np.zeros_like(meta)
+        moves = np.zeros(kf.MAX_CANDIDATES, dtype=np.int64)
+        codes = np.zeros(kf.MAX_CANDIDATES, dtype=np.int64)
+        shapes = np.zeros(kf.MAX_CANDIDATES, dtype=np.int64)
+        n = kf.position_features(pts, meta, ZOBRIST, self.arrays, spts, smeta, moves, codes, shapes)
+        return moves[:n], codes[:n], shapes[:n]
+
+    def score(self, code: int, shape: int) -> float:
+        """A move's score (ln of its strength) from its packed code and its shape."""
+        s = float(self.shape_scores[shape])
+        for g in range(kf.N_GROUPS):
+            s += float(self.group_weights[g, (code >> kf.GROUP_SHIFTS[g]) & kf.GROUP_MASKS[g]])
+        return s
+
+    def explain(self, board: Board, point: int | str, color: int | None = None) -> dict[str, str]:
+        """The feature values of one legal move, in words, with its shape's size and its score:
+        what GoGui's features display shows. ValueError for a move that is not legal."""
+        p = coords.from_gtp(board.size, point) if isinstance(point, str) else point
+        moves, codes, shapes = self.position_features(board.pts, board.meta, color)
+        where = np.nonzero(moves == p)[0]
+        if len(where) == 0:
+            raise ValueError(f"{coords.to_gtp(board.size, p) if p != PASS else 'pass'} is not a legal move")
+        k = int(where[0])
+        code, shape = int(codes[k]), int(shapes[k])
+        words = {}
+        for g, (name, values) in enumerate(GROUPS):
+            value = (code >> kf.GROUP_SHIFTS[g]) & kf.GROUP_MASKS[g]
+            if value:
+                words[name] = values[value]
+        words["shape"] = f"size {int(self.sizes[shape])} (#{shape})" if shape != kf.NO_SHAPE else "none known"
+        words["score"] = f"{self.score(code, shape):.3f}"
+        return words
+
+
+@cache
+def empty_arrays() -> tuple:
+    """The arrays of no model (no shape known, every weight 0), typed as ``MoveModel.arrays`` so
+    that the kernels compile once whether a search uses a model or not."""
+    geo = geometry()
+    return (
+        geo.spiral,
+        geo.ring_end,
+        geo.zkeys,
+        geo.size_keys,
+        np.zeros(16, dtype=np.uint64),
+        np.full(16, -1, dtype=np.int32),
+        np.zeros((kf.N_GROUPS, kf.MAX_VALUES)),
+        np.zeros(1),
+    )
+
+
+@cache
+def shipped() -> MoveModel:
+    """The model that ships with the package (loaded once)."""
+    return MoveModel.load(DEFAULT_PATH)

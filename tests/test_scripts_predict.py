@@ -1,0 +1,190 @@
+"""The measuring command (``scripts/predict.py``) on a tiny collection, run as a subprocess with
+this Python: the table and the final JSON line, ``--held-out`` reading the model's own split,
+``--games``, and how it refuses bad input (exit 2, one line, no traceback). A process costs about
+a second, so the bad input is tried on ``main`` in this process in the quick tier, and again as a
+process in the slow one.
+
+The model is made here with ``goengine.training`` from the four 2008 games of
+``tests/data/tom9d_six_games.sgf`` (a few fitting steps), its provenance recording the split the
+training command writes: validation games from 2011-12-25, which holds one game of the six.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import lzma
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from goengine import training
+from goengine.movemodel import MoveModel
+from goengine.training import Split
+
+ROOT = Path(__file__).parent.parent
+SCRIPT = ROOT / "scripts" / "predict.py"
+GAMES = Path(__file__).parent / "data" / "tom9d_six_games.sgf"
+
+
+def predict(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args, "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def refused(result: subprocess.CompletedProcess) -> str:
+    """The one line a refusal writes (exit status 2, no traceback, nothing on stdout)."""
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("predict.py: ")
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def model_file(tmp_path_factory):
+    games = training.read_games(GAMES)
+    split = Split(validate_from="2011-12-25", tune_from="2011-06-01")
+    train = [g for g in games if split.part(g) == "training"]
+    model = training.new_model(training.dictionary(*training.harvest(train), 2))
+    training.fit(model, training.extract(train, model, every=5), sigma=1.74, iterations=5)
+    model.provenance = {"split": {"validate_from": split.validate_from, "tune_from": split.tune_from}}
+    path = tmp_path_factory.mktemp("predict") / "model.npz"
+    model.save(path)
+    return path
+
+
+def measured(result):
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    return lines, json.loads(lines[-1])
+
+
+def test_predict_prints_the_table_and_a_json_line(model_file):
+    lines, summary = measured(predict(str(GAMES), "--model", str(model_file), "--json"))
+    games = training.read_games(GAMES)
+    moves = sum(int((g.moves != -1).sum()) for g in games)
+    assert summary["games"] == 6 and summary["moves"] == moves
+    assert 0 < summary["top1"] <= summary["top5"] <= 1 and summary["loglik"] < 0
+    assert set(summary["buckets"]) == {"0-29", "30-79", "80+"}
+    assert sum(b["moves"] for b in summary["buckets"].values()) == moves
+    assert lines[0] == f"6 games, {moves} moves (passes not counted); model {model_file}"
+    assert lines[1].split() == ["moves", "count", "top-1", "top-5", "loglik"]
+    rows = {line.split()[0]: line.split() for line in lines[2:6]}
+    assert set(rows) == {"all", "0-29", "30-79", "80+"}
+    assert rows["all"][1] == str(moves) and rows["all"][2] == f"{summary['top1']:.1%}"
+
+
+@pytest.mark.slow
+def test_without_json_predict_prints_the_table_alone(model_file):
+    lines, _ = measured(predict(str(GAMES), "--model", str(model_file), "--json"))
+    plain = predict(str(GAMES), "--model", str(model_file))
+    out = plain.stdout.strip().splitlines()
+    assert plain.returncode == 0 and out[:6] == lines[:6]  # the next line is the speed, then the JSON
+    assert len(out) == len(lines) - 1 and "positions a second" in out[-1]
+
+
+def test_held_out_measures_the_games_from_the_models_validation_date(model_file):
+    _, summary = measured(predict(str(GAMES), "--model", str(model_file), "--held-out", "--json"))
+    held_out = [g for g in training.read_games(GAMES) if g.date >= "2011-12-25"]
+    assert len(held_out) == 1
+    assert summary["games"] == 1 and summary["moves"] == int((held_out[0].moves != -1).sum())
+
+
+@pytest.mark.slow
+def test_games_limits_the_games_measured(model_file):
+    _, summary = measured(predict(str(GAMES), "--model", str(model_file), "--games", "2", "--json"))
+    games = training.read_games(GAMES, limit=2)
+    assert summary["games"] == 2 and summary["moves"] == sum(int((g.moves != -1).sum()) for g in games)
+
+
+# ---- bad input
+
+
+def script():
+    spec = importlib.util.spec_from_file_location("predict_script", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(params=["main", pytest.param("process", marks=pytest.mark.slow)])
+def run(request, capsys):
+    """The command on some arguments: its ``main`` in this process (quick: an exception would
+    fail the test as a traceback would), or a process of its own (slow: a second each)."""
+    if request.param == "process":
+        return predict
+    module = script()
+
+    def in_process(*args):
+        capsys.readouterr()
+        code = module.main([*args, "--no-progress"])
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out.out, out.err)
+
+    return in_process
+
+
+def test_a_missing_file_is_refused_by_the_process(model_file, tmp_path):
+    line = refused(predict(str(tmp_path / "none.sgf"), "--model", str(model_file)))
+    assert "none.sgf" in line and "No such file" in line
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("(;GM[1]SZ[19];B[pd];W)\n", ":2: bad SGF: property with no values"),
+        ("(;GM[1]SZ[19];B[pd];W[dd];B[dd])\n", ":2: move 3 (B D16) is not legal"),
+        ("(;GM[1]SZ[19];B[zz])\n", ":2: bad SGF: a move or set-up stone is off the 19x19 board"),
+        ("(;GM[1]SZ[19];B[pd]\n", ":2: a game that never ends"),
+    ],
+)
+def test_a_broken_game_is_refused_with_its_file_and_line(run, model_file, tmp_path, text, words):
+    path = tmp_path / "broken.sgf"
+    path.write_text(GAMES.read_text().splitlines()[0] + "\n" + text)
+    line = refused(run(str(path), "--model", str(model_file)))
+    assert line == f"predict.py: {path}{words}"
+
+
+def test_a_file_that_is_not_xz_is_refused(run, model_file, tmp_path):
+    path = tmp_path / "games.sgf.xz"
+    path.write_bytes(b"(;GM[1]SZ[19];B[pd])")
+    assert refused(run(str(path), "--model", str(model_file))).startswith(f"predict.py: {path}: ")
+    path.write_bytes(lzma.compress(GAMES.read_bytes())[:300])
+    assert refused(run(str(path), "--model", str(model_file))).startswith(f"predict.py: {path}: ")
+
+
+def test_a_bad_model_is_refused_with_its_name(run, tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"PK\x03\x04 not a model")
+    for model in (bad, tmp_path / "missing.npz"):
+        line = refused(run(str(GAMES), "--model", str(model)))
+        assert line.startswith(f"predict.py: {model}: not a goengine move model")
+
+
+def test_held_out_needs_a_model_that_records_its_split(run, model_file, tmp_path):
+    model = MoveModel.load(model_file)
+    model.provenance = {}
+    path = tmp_path / "nosplit.npz"
+    model.save(path)
+    assert refused(run(str(GAMES), "--model", str(path), "--held-out")) == (
+        f"predict.py: {path} records no held-out games"
+    )
+
+
+def test_a_collection_with_no_held_out_games_is_refused(run, model_file, tmp_path):
+    path = tmp_path / "old.sgf"
+    path.write_text("\n".join(GAMES.read_text().splitlines()[:4]) + "\n")  # the games of 2008
+    line = refused(run(str(path), "--model", str(model_file), "--held-out"))
+    assert line == f"predict.py: no games to measure in {path}"
+    assert refused(run(str(GAMES), "--model", str(model_file), "--games", "0")) == (
+        f"predict.py: no games to measure in {GAMES}"
+    )
