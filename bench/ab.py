@@ -44,6 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
+from goengine import movemodel
 from goengine.board import ZOBRIST
 from goengine.config import SearchConfig
 from goengine.kernels.rng import new_state
@@ -122,6 +123,7 @@ def search_batch(kernels: dict, size: int, config: SearchConfig) -> tuple[Callab
     n = ITERATIONS[(config.playout, size)]
     settings, params = KernelSettings.of(config).for_position(KOMI, 3 * size * size, False)
     patterns = table()
+    model = movemodel.shipped().arrays if config.prior == "patterns" else movemodel.empty_arrays()
     kb, ks, kt = kernels["board"], kernels["search"], kernels["tree"]
 
     def run(seed: int) -> tuple[float, tuple]:
@@ -130,8 +132,11 @@ def search_batch(kernels: dict, size: int, config: SearchConfig) -> tuple[Callab
         seen = np.array([meta[kb.HASH]], np.int64)
         work = ks.new_workspace(pts.shape[1])
         rng = new_state(seed)
+        # kernels before the move model take the 3x3 table alone; later ones (whose workspace has
+        # the prior's scratch) take it with the model's arrays
+        knowledge = patterns if len(work) == 7 else (patterns, model)
         start = time.process_time()
-        ks.run_iterations(tree, (pts, meta, ZOBRIST, seen, patterns), work, settings, params, rng, np.int64(n))
+        ks.run_iterations(tree, (pts, meta, ZOBRIST, seen, knowledge), work, settings, params, rng, np.int64(n))
         seconds = time.process_time() - start
         ti, tf, tmeta = tree
         nodes = int(tmeta[kt.N_NODES])

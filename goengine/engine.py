@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from goengine import coords, time_control
+from goengine import coords, movemodel, time_control
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, parse_color
 from goengine.config import Budget, EngineConfig, SearchConfig, check_board_size
 from goengine.search import MoveStats, Search, SearchResult
@@ -162,6 +162,11 @@ class Engine:
         """Ask the running search (``genmove``, ``analyze``) to stop after its current batch and
         answer with what it has (thread-safe: the front-end calls it on a command's arrival)."""
         self.search.interrupt()
+
+    def prior_shares(self) -> dict[int, float]:
+        """Each root move's share of the prior knowledge in the last search (``Search.root_policy``:
+        the move model's probability under ``--prior patterns``); empty with ``--prior none``."""
+        return self.search.root_policy()
 
     def principal_variation(self, first: int | None = None, length: int = 20) -> list[int]:
         """The most visited line of the last search's tree (from the root move ``first`` when
@@ -345,6 +350,20 @@ class Engine:
         board.to_move = c
         budget = Budget.of(self.search.config) if budget is None else budget
         return self.search.run(board, self.komi, budget, callback=callback, callback_interval=callback_interval)
+
+    # ---- the learned move model
+
+    def move_probabilities(self, color: int | str | None = None) -> list[tuple[int, float]]:
+        """Every legal move of ``color`` (default: the side to move) with the probability the
+        shipped move model (``goengine.movemodel``) gives it, most likely first; no search."""
+        c = self.board.to_move if color is None else parse_color(color)
+        return movemodel.shipped().rate(self.board, c)
+
+    def move_features(self, point: int, color: int | str | None = None) -> dict[str, str]:
+        """The move model's feature values of one move, in words (``MoveModel.explain``);
+        ValueError for a move that is not legal."""
+        c = self.board.to_move if color is None else parse_color(color)
+        return movemodel.shipped().explain(self.board, point, c)
 
     # ---- time
 

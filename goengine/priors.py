@@ -11,6 +11,8 @@ visits and wins.
 - ``heuristic``: the even prior plus won visits for captures, atari escapes, 3x3 patterns and
   moves near the last one, lost visits for bad self-ataris and the first line in an empty area
   (Gelly and Silver 2007; Pachi's ``uct/prior.c``; michi).
+- ``patterns``: the even prior plus sqrt(p) x ``weight`` won visits for a move the learned move
+  model (``goengine.movemodel``) gives probability p (Coulom 2007; Pachi's pattern prior).
 
 Every prior but ``none`` keeps PASS out of the tree until the game nears its end
 (``goengine.kernels.prior.pass_is_child``).
@@ -74,6 +76,30 @@ PRIORS = Registry(
                 ),
             ),
             "Gelly and Silver 2007 section 4; Pachi uct/prior.c; michi expand()",
+        ),
+        Choice(
+            "patterns",
+            kprior.PATTERNS,
+            (
+                _even(),
+                _won(
+                    "weight",
+                    kprior.PATTERN_WEIGHT,
+                    100.0,
+                    "pattern_weight",
+                    "a move of probability 1 under the move model (sqrt(p) x this for p)",
+                ),
+                Param(
+                    "min_p",
+                    kprior.PATTERN_MIN_P,
+                    0.001,
+                    "pattern_min_probability",
+                    "the probability under which a move gets the even visits only",
+                    low=0.0,
+                    high=1.0,
+                ),
+            ),
+            "Coulom 2007 (generalised Bradley-Terry move model); Pachi uct/prior.c (sqrt(p) pattern prior)",
         ),
     ),
     MAX_PARAMS,

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from goengine import patterns, rules
+from goengine import movemodel, patterns, rules
 from goengine.board import PASS, ZOBRIST, Board
 from goengine.config import CHOSEN, Budget, SearchConfig
 from goengine.kernels import board as kb
@@ -194,6 +194,9 @@ class Search:
         self.close()
         config = self.config
         self.kernel = KernelSettings.of(config)
+        # the learned move model's arrays, loaded only for the prior that reads them
+        model = movemodel.shipped().arrays if config.prior == "patterns" else movemodel.empty_arrays()
+        self.knowledge = (PATTERNS, model)
         max_nodes = int(config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * config.threads))
         self.trees = [Tree(max_nodes, config.seed + k) for k in range(config.threads)]
         self._pool = ThreadPoolExecutor(max_workers=config.threads) if config.threads > 1 else None
@@ -299,7 +302,7 @@ class Search:
             settings[ksearch.GROW] = tree.can_grow()
             ran = ksearch.run_iterations(
                 (tree.ti, tree.tf, tree.tmeta),
-                (board.pts, root_meta, ZOBRIST, seen, PATTERNS),
+                (board.pts, root_meta, ZOBRIST, seen, self.knowledge),
                 work,
                 settings,
                 params,
@@ -406,7 +409,7 @@ class Search:
         kprior.init_children(
             settings[ksearch.PRIOR],
             params[ksearch.PRIOR_PARAMS],
-            PATTERNS,
+            self.knowledge,
             pts,
             meta,
             ZOBRIST,
@@ -414,8 +417,24 @@ class Search:
             tf,
             np.int64(1),
             np.int64(count),
+            ksearch.prior_scratch(pts.shape[1]),
         )
         return {int(ti[kt.MOVE, k]): (int(ti[kt.VISITS, k]), float(tf[kt.WINS, k])) for k in range(1, count + 1)}
+
+    def root_policy(self) -> dict[int, float]:
+        """What the prior makes of each root move, as a share summing to 1: with ``patterns``,
+        the move model's probability of each root child (over the root's children, as the prior
+        sees it); with another prior, each child's share of the virtual visits it gave; empty
+        without a prior or a search."""
+        if self.config.prior == "patterns" and self._root is not None:
+            tree = self.trees[0]
+            children = {int(tree.ti[kt.MOVE, ch]) for ch in tree.children(0)}
+            rated = [(m, p) for m, p in movemodel.shipped().rate_position(*self._root) if m in children]
+            total = sum(p for _, p in rated)
+            return {m: p / total for m, p in rated} if total > 0 else {}
+        given = self.root_prior()
+        total = sum(visits for visits, _ in given.values())
+        return {m: visits / total for m, (visits, _) in given.items()} if total > 0 else {}
 
     def principal_variation(self, first: int | None = None, length: int = 20) -> list[int]:
         """The most visited line in the first tree (from ``first`` when given)."""

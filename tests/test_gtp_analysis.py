@@ -70,19 +70,20 @@ def test_gogui_labels_come_from_moves_searched_enough():
 def test_every_analyze_command_has_the_type_its_answer_needs():
     """GoGui shows a ``string`` command's answer in a window, never a ``none`` command's: the final
     score must be ``string``. ``gfx`` answers draw (SQUARE, LABEL, VAR), ``dboard`` answers are
-    rows of numbers, ``plist`` answers are points, ``param`` answers are ``[type] key value``."""
+    rows of numbers, ``plist`` answers are points, ``param`` answers are ``[type] key value``;
+    a ``string`` command that takes a point (``%p``, GoGui asks for one) is given C2."""
     gtp = GtpEngine(Engine(EngineConfig(size=5, search=SearchConfig(playouts=300))))
     gtp.send("play b c3")
     expected = {
-        "gfx": r"(SQUARE|LABEL|VAR)( \S+)+(\n(SQUARE|LABEL|VAR)( \S+)+)*",
+        "gfx": r"(SQUARE|LABEL|VAR|COLOR)( \S+)+(\n(SQUARE|LABEL|VAR|COLOR)( \S+)+)*",
         "dboard": r"(-?[01]\.\d\d ?){5}(\n(-?[01]\.\d\d ?){5}){4}",
-        "string": r"[BW]\+\d+(\.\d)?|0",
+        "string": r"[BW]\+\d+(\.\d)?|0|C2: probability .*(\n.*)*",
         "plist": r"([A-E][1-5]( [A-E][1-5])*(\n|$))*",
         "param": r"(\[[^\]]+\] \S+ \S+\n?)+",
     }
     for entry in ANALYZE_COMMANDS:
         kind, label, command = entry.split("/", 2)
-        answer = gtp.send(command.replace("%c", "b"))
+        answer = gtp.send(command.replace("%c", "b").replace("%p", "c2"))
         assert answer.startswith("= ") or answer == "=\n\n", (entry, answer)
         assert re.fullmatch(expected[kind], answer[2:].rstrip("\n")), (entry, answer)
     assert "string/Final score/final_score" in ANALYZE_COMMANDS

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from helpers import run
 
-from goengine import coords
+from goengine import coords, movemodel
 from goengine.board import BLACK, PASS, WHITE, ZOBRIST, Board
 from goengine.config import SearchConfig
 from goengine.kernels import prior as kprior
@@ -38,8 +38,21 @@ def prior_of(board: Board, params: np.ndarray, prior: int = kprior.HEURISTIC) ->
     moves = [p for p in board.points() if board.color_at(p) == 0] + [PASS]
     ti, tf, _ = kt.new_tree(len(moves) + 1)
     ti[kt.MOVE, 1:] = moves
+    model = movemodel.shipped().arrays if prior == kprior.PATTERNS else movemodel.empty_arrays()
+    knowledge = (PATTERNS, model)
+    scratch = ksearch.prior_scratch(board.pts.shape[1])
     kprior.init_children(
-        np.int64(prior), params, PATTERNS, board.pts, board.meta, ZOBRIST, ti, tf, np.int64(1), np.int64(len(moves))
+        np.int64(prior),
+        params,
+        knowledge,
+        board.pts,
+        board.meta,
+        ZOBRIST,
+        ti,
+        tf,
+        np.int64(1),
+        np.int64(len(moves)),
+        scratch,
     )
     return {
         coords.to_gtp(board.size, m): (int(ti[kt.VISITS, k + 1]), float(tf[kt.WINS, k + 1]))
@@ -52,7 +65,7 @@ def given(got: dict[str, tuple[int, float]]) -> dict[str, tuple[int, float]]:
 
 
 def test_the_registry_knows_none_even_and_heuristic():
-    assert list(PRIORS) == ["none", "even", "heuristic"]
+    assert list(PRIORS) == ["none", "even", "heuristic", "patterns"]
     assert PRIORS.get_choice("heuristic").id == kprior.HEURISTIC
     assert PRIORS.array("even")[kprior.PRIOR_EVEN] == 10.0
 
@@ -288,3 +301,41 @@ def test_the_root_reports_the_prior_apart_from_the_search():
     assert any(s.prior_visits > 10 for s in stats)  # the heuristics gave something beyond even
     assert search.kernel.settings[ksearch.PRIOR] == kprior.HEURISTIC
     search.close()
+
+
+# ---- the patterns prior: the learned move model's probabilities
+
+
+@pytest.mark.parametrize(("even", "weight", "min_p"), [(10.0, 100.0, 0.001), (0.0, 300.0, 0.02), (20.0, 50.0, 0.0)])
+def test_the_patterns_prior_gives_even_visits_and_sqrt_p_won_visits_from_the_move_model(even, weight, min_p):
+    """Every child gets ``even`` visits at one half and, when the model gives it p >= ``min_p``
+    (over the children, here every legal move and PASS), round(sqrt(p) x ``weight``) won visits."""
+    board = Board(9)
+    for color, vertex in ((BLACK, "E5"), (WHITE, "C3"), (BLACK, "C4"), (WHITE, "D3")):
+        board.play(color, vertex)
+    got = prior_of(board, PRIORS.array("patterns", {"even": even, "weight": weight, "min_p": min_p}), kprior.PATTERNS)
+    rated = dict(movemodel.shipped().rate(board))
+    assert set(rated) == {coords.from_gtp(9, v) if v != "pass" else PASS for v in got}
+    assert sum(rated.values()) == pytest.approx(1.0)
+    strong = 0
+    for vertex, (visits, wins) in got.items():
+        p = rated[coords.from_gtp(9, vertex) if vertex != "pass" else PASS]
+        bonus = int(np.sqrt(p) * weight + 0.5) if p >= min_p else 0
+        assert (visits, wins) == (int(even) + bonus, pytest.approx(even / 2 + bonus)), vertex
+        strong += bonus > 0
+    assert strong > 0  # the model's favourites got won visits
+
+
+def test_a_search_with_the_patterns_prior_reports_the_models_share_for_each_root_move():
+    board = Board(9)
+    board.play(BLACK, "E5")
+    search = Search(SearchConfig(prior="patterns", playouts=300))
+    run(search, board, 7.5)
+    shares = search.root_policy()
+    children = {int(search.trees[0].ti[kt.MOVE, ch]) for ch in search.trees[0].children(0)}
+    assert set(shares) == children and sum(shares.values()) == pytest.approx(1.0)
+    rated = dict(movemodel.shipped().rate(board))
+    best = max(shares, key=shares.get)
+    assert best == max(children, key=lambda m: rated[m])  # the same favourite, renormalised
+    given = search.root_prior()
+    assert given[best][0] > given[min(shares, key=shares.get)][0]  # more virtual visits for it

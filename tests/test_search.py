@@ -754,7 +754,7 @@ def test_the_root_prior_is_what_the_prior_kernel_gives_the_root_position(monkeyp
 
     calls = []
 
-    def fake_prior(prior, params, patterns, pts, meta, zobrist, ti, tf, first, count):
+    def fake_prior(prior, params, knowledge, pts, meta, zobrist, ti, tf, first, count, scratch):
         calls.append((int(prior), int(meta[kb.TO_MOVE]), int(first), int(count)))
         for k in range(first, first + count):
             ti[kt.VISITS, k] += 3

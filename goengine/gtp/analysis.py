@@ -9,6 +9,7 @@ board labels ``visits_label`` keeps to four characters.
 
 from __future__ import annotations
 
+import colorsys
 import math
 import time
 import traceback
@@ -17,7 +18,7 @@ from goengine import coords
 from goengine.board import BLACK, PASS
 from goengine.engine import Budget, MoveStats, SearchResult
 from goengine.gtp.commands import CommandGroup
-from goengine.gtp.protocol import STREAMED, color, integer, number, syntax_error
+from goengine.gtp.protocol import STREAMED, color, integer, number, syntax_error, vertex
 
 LABEL_MIN_VISITS = 10  # a move with fewer visits gets no label on GoGui's board: its rate means little
 LABEL_MIN_SHARE = 0.01  # nor one with less than this share of the most visited move's visits
@@ -31,6 +32,9 @@ ANALYZE_COMMANDS = (
     "gfx/Win rates/goengine-winrates %c",
     "gfx/Principal variation/goengine-pv %c",
     "dboard/Ownership/goengine-ownership",
+    "gfx/Move model: probabilities/goengine-model_colors",
+    "gfx/Move model: best moves/goengine-model_best",
+    "string/Move model: features of a move/goengine-model_features %p",
     "param/Engine parameters/goengine-params",
     "string/Final score/final_score",
     "plist/Dead stones/final_status_list dead",
@@ -68,6 +72,9 @@ class AnalysisCommands(CommandGroup):
         "goengine-winrates": "winrates",
         "goengine-pv": "pv",
         "goengine-ownership": "ownership",
+        "goengine-model_colors": "model_colors",
+        "goengine-model_best": "model_best",
+        "goengine-model_features": "model_features",
     }
 
     # ---- Leela Zero's analysis (Sabaki, Lizzie)
@@ -76,19 +83,20 @@ class AnalysisCommands(CommandGroup):
         """Leela Zero's analysis format: ``info move D4 visits 1178 winrate 4802 prior 2211 lcb
         4781 order 0 pv D4 E3`` for every move, rates as integers x 10000 for the side to move.
 
-        ``prior`` is the move's share of the virtual visits the prior gave the root's children;
-        with no prior knowledge (``--prior none``) the field is left out, which Sabaki's parser
-        accepts (it reads keys and values in pairs and uses only move, visits, winrate, scoreLead
-        and pv) rather than showing an invented figure."""
+        ``prior`` is the move's share of the prior knowledge (``Engine.prior_shares``): the move
+        model's probability under ``--prior patterns``, else its share of the virtual visits the
+        prior gave the root's children; with no prior knowledge (``--prior none``) the field is
+        left out, which Sabaki's parser accepts (it reads keys and values in pairs and uses only
+        move, visits, winrate, scoreLead and pv) rather than showing an invented figure."""
         stats = [s for s in result.stats if s.visits >= max(1, min_visits)]
         if not stats:
             return ""
-        prior_total = sum(s.prior_visits for s in result.stats)
+        shares = self.engine.prior_shares()
         parts = []
         for order, s in enumerate(stats):
             wr = s.winrate
             lcb = max(0.0, wr - 1.96 * math.sqrt(max(wr * (1 - wr), 1e-9) / s.visits))
-            prior = f"prior {round(10000 * s.prior_visits / prior_total)} " if prior_total else ""
+            prior = f"prior {round(10000 * shares.get(s.move, 0.0))} " if shares else ""
             pv = self.engine.principal_variation(s.move, length=12)
             parts.append(
                 f"info move {self.gtp.vertex_text(s.move)} visits {s.visits} winrate {round(wr * 10000)} "
@@ -217,3 +225,56 @@ class AnalysisCommands(CommandGroup):
         for r in range(size):
             rows.append(" ".join(f"{owner[coords.point(size, r, c)]:.2f}" for c in range(size)))
         return "\n".join(rows)
+
+    # ---- the learned move model on GoGui's board (no search)
+
+    def _model(self, args: list[str]) -> list[tuple[int, float]]:
+        if len(args) > 1:
+            raise syntax_error()
+        return self.engine.move_probabilities(color(args[0]) if args else None)
+
+    def model_colors(self, args: list[str]) -> str:
+        """Every move the model gives at least MODEL_MIN_P, coloured from blue (MODEL_MIN_P) to
+        red (the most likely), on a log scale as Pachi's ``gogui-pattern_colors``; the ten most
+        likely labelled with their percentage."""
+        rated = [(m, p) for m, p in self._model(args) if m != PASS and p >= MODEL_MIN_P]
+        lines = [f"COLOR {probability_color(p)} {self.gtp.vertex_text(m)}" for m, p in rated]
+        labels = " ".join(f"{self.gtp.vertex_text(m)} {percent_label(p)}" for m, p in rated[:10])
+        return "\n".join(lines + ([f"LABEL {labels}"] if labels else []))
+
+    def model_best(self, args: list[str]) -> str:
+        """The model's five most likely moves: a square on the first, each labelled by its rank."""
+        best = [m for m, _ in self._model(args) if m != PASS][:5]
+        if not best:
+            return ""
+        labels = " ".join(f"{self.gtp.vertex_text(m)} {i + 1}" for i, m in enumerate(best))
+        return f"SQUARE {self.gtp.vertex_text(best[0])}\nLABEL {labels}"
+
+    def model_features(self, args: list[str]) -> str:
+        """``VERTEX [color]``: the move's feature values, its shape and score, and its probability."""
+        if not 1 <= len(args) <= 2:
+            raise syntax_error()
+        point = vertex(self.engine.size, args[0])
+        c = color(args[1]) if len(args) == 2 else None
+        words = self.engine.move_features(point, c)
+        share = dict(self.engine.move_probabilities(c)).get(point, 0.0)
+        lines = [f"{self.gtp.vertex_text(point)}: probability {share:.2%}"]
+        lines += [f"{key}: {value}" for key, value in words.items()]
+        return "\n".join(lines)
+
+
+MODEL_MIN_P = 0.001  # the least probability GoGui's colours show (Pachi's prior ignores less)
+
+
+def probability_color(p: float) -> str:
+    """A probability as GoGui's ``COLOR``: blue at MODEL_MIN_P through green to red at 1, on a log
+    scale (most moves have small probabilities)."""
+    x = min(1.0, max(0.0, math.log(p / MODEL_MIN_P) / math.log(1.0 / MODEL_MIN_P)))
+    hue = (1.0 - x) * 240.0  # 240 blue .. 0 red
+    r, g, b = colorsys.hsv_to_rgb(hue / 360.0, 1.0, 1.0)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+
+
+def percent_label(p: float) -> str:
+    """A probability as a label of at most four characters: ``37%``, ``4%``, ``<1%``."""
+    return f"{round(100 * p)}%" if p >= 0.005 else "<1%"

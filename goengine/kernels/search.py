@@ -8,9 +8,10 @@ One call runs a batch of iterations, so Python crosses into numba once per batch
 come in groups, so a new capability adds a field, not a parameter to every call:
 
 - ``tree``: ``(ti, tf, tmeta)``, the node pool (``kernels.tree``: layout, reward perspective);
-- ``root``: ``(pts0, meta0, zobrist, seen, patterns)``, the root position, the Zobrist keys, the
-  sorted hashes of the game's earlier positions, and the 3x3 pattern table (``kernels.pattern``)
-  the playout policy and the prior read;
+- ``root``: ``(pts0, meta0, zobrist, seen, knowledge)``, the root position, the Zobrist keys, the
+  sorted hashes of the game's earlier positions, and ``knowledge``: ``(patterns, model)``, the
+  3x3 pattern table (``kernels.pattern``) the playout policy and the priors read, and the learned
+  move model's arrays (``goengine.movemodel``) the ``patterns`` prior reads;
 - ``work``: ``new_workspace``'s scratch arrays, made once per search by the caller, so that
   the kernel allocates nothing and runs without numba's reference counting (``_nrt=False``:
   ``goengine.kernels`` says what that buys);
@@ -155,7 +156,7 @@ def backup(ti, tf, path, depth, root_color, score, amaf_color, amaf_depth, needs
 
 
 @njit(cache=True, _nrt=False)
-def expand(tree, pts, meta, zobrist, seen, patterns, path_hash, depth, node, moves, settings, params):
+def expand(tree, pts, meta, zobrist, seen, knowledge, path_hash, depth, node, moves, scratch, settings, params):
     """Give ``node`` (at ``depth``, in the position ``(pts, meta)``) its children: the candidate
     moves as one block, then the prior's initial statistics. False when the pool is full."""
     ti, tf, tmeta = tree
@@ -163,14 +164,16 @@ def expand(tree, pts, meta, zobrist, seen, patterns, path_hash, depth, node, mov
     count = candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves, pass_is_child(prior, pts, meta))
     if not alloc_children(ti, tf, tmeta, node, moves, count):
         return False
-    init_children(prior, params[PRIOR_PARAMS], patterns, pts, meta, zobrist, ti, tf, ti[FIRST, at(node)], count)
+    first = ti[FIRST, at(node)]
+    init_children(prior, params[PRIOR_PARAMS], knowledge, pts, meta, zobrist, ti, tf, first, count, scratch)
     return True
 
 
 def new_workspace(npts: int) -> tuple:
     """The scratch arrays of one thread's ``run_iterations`` on a board of ``npts`` padded points:
-    the iteration's position, the AMAF record (colour and depth), the path and its hashes, and
-    the move list of an expansion."""
+    the iteration's position, the AMAF record (colour and depth), the path and its hashes, the
+    move list of an expansion, and the prior's scratch (a board for reading tactics, and a score
+    a child: ``kernels.prior.init_children``)."""
     return (
         np.zeros((NFIELDS, npts), dtype=np.int32),
         np.zeros(META_LEN, dtype=np.int64),
@@ -179,7 +182,13 @@ def new_workspace(npts: int) -> tuple:
         np.zeros(MAX_DEPTH, dtype=np.int64),
         np.zeros(MAX_DEPTH, dtype=np.int64),
         np.zeros(npts + 1, dtype=np.int32),
+        prior_scratch(npts),
     )
+
+
+def prior_scratch(npts: int) -> tuple:
+    """The prior's scratch for a board of ``npts`` padded points (``kernels.prior.init_children``)."""
+    return (np.zeros((NFIELDS, npts), dtype=np.int32), np.zeros(META_LEN, dtype=np.int64), np.zeros(npts + 1))
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -196,7 +205,8 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     caps a whole iteration's moves.
     """
     ti, tf, tmeta = tree
-    pts0, meta0, zobrist, seen, patterns = root
+    pts0, meta0, zobrist, seen, knowledge = root
+    patterns = knowledge[0]
     rule = settings[RULE]
     policy = settings[POLICY]
     needs_amaf = settings[NEEDS_AMAF] != 0
@@ -206,7 +216,7 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     rule_params = params[RULE_PARAMS]
     policy_params = params[POLICY_PARAMS]
     komi = params[SCALARS, KOMI]
-    pts, meta, amaf_color, amaf_depth, path, path_hash, moves = work
+    pts, meta, amaf_color, amaf_depth, path, path_hash, moves, scratch = work
     npts = pts0.shape[1]
     root_color = meta0[TO_MOVE]
     done = 0
@@ -230,7 +240,7 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
                 if expanded or meta[PASSES] >= 2 or reached < expand_at:
                     break
                 if not expand(
-                    tree, pts, meta, zobrist, seen, patterns, path_hash, depth, node, moves, settings, params
+                    tree, pts, meta, zobrist, seen, knowledge, path_hash, depth, node, moves, scratch, settings, params
                 ):
                     if grow:  # this iteration is abandoned (the pool grows), not ended here
                         ti[FIRST, at(node)] += 1
