@@ -13,9 +13,9 @@ says how. A game that cannot be read or replayed stops the run with its file and
 skipped. The model file records the games (name and SHA-256), the split, the command, the commit,
 the counts, the fit and the tuning games' figures.
 
-To retrain from any other SGF collection, give it instead; with games that carry no ``DT``
-dates, use ``--validate-from 9999`` and ``--tune-from 9999`` to train on all of them, and measure
-on another file with ``scripts/predict.py``.
+To retrain from any other SGF collection, give it instead. Games without a ``DT`` date all count
+as training games (no date comes after the split's days); measure the model on another file with
+``scripts/predict.py``.
 """
 
 from __future__ import annotations
