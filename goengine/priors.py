@@ -11,8 +11,9 @@ visits and wins.
 - ``heuristic``: the even prior plus won visits for captures, atari escapes, 3x3 patterns and
   moves near the last one, lost visits for bad self-ataris and the first line in an empty area
   (Gelly and Silver 2007; Pachi's ``uct/prior.c``; michi).
-- ``patterns``: the even prior plus sqrt(p) x ``weight`` won visits for a move the learned move
-  model (``goengine.movemodel``) gives probability p (Coulom 2007; Pachi's pattern prior).
+- ``patterns`` (the default): the even prior plus sqrt(p) x ``weight`` won visits for a move the
+  learned move model (``goengine.movemodel``) gives probability p (Coulom 2007; Pachi's pattern
+  prior, with Pachi's 19x19 values: an even prior of 20 and a weight of 300).
 
 Every prior but ``none`` keeps PASS out of the tree until the game nears its end
 (``goengine.kernels.prior.pass_is_child``).
@@ -24,12 +25,12 @@ from goengine.kernels import prior as kprior
 from goengine.kernels.search import MAX_PARAMS
 from goengine.registry import Choice, Param, Registry
 
-DEFAULT_PRIOR = "heuristic"
+DEFAULT_PRIOR = "patterns"
 MAX_VISITS = 100_000  # virtual visits a heuristic may give (the counts are int32)
 
 
-def _even() -> Param:
-    return _visits("even", kprior.PRIOR_EVEN, 10.0, "even_visits", "visits at one half every child starts with")
+def _even(default: float = 10.0) -> Param:
+    return _visits("even", kprior.PRIOR_EVEN, default, "even_visits", "visits at one half every child starts with")
 
 
 def _visits(name: str, index: int, default: float, words: str, doc: str) -> Param:
@@ -81,11 +82,11 @@ PRIORS = Registry(
             "patterns",
             kprior.PATTERNS,
             (
-                _even(),
+                _even(20.0),
                 _won(
                     "weight",
                     kprior.PATTERN_WEIGHT,
-                    100.0,
+                    300.0,
                     "pattern_weight",
                     "a move of probability 1 under the move model (sqrt(p) x this for p)",
                 ),
