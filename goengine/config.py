@@ -115,6 +115,15 @@ SETTINGS: tuple[Setting, ...] = (
         "expand a leaf after this many visits (as Pachi and michi; 0 expands on the first)",
     ),
     Setting(
+        "widen", float, 0.0, 1e9, "widening_visits", "--widen",
+        "progressive widening: a node searches its second move by the prior after this many "
+        "visits, each further one after --widen-factor times the step before (0: all at once)",
+    ),
+    Setting(
+        "widen_factor", float, 1.01, 100.0, "widening_factor", "--widen-factor",
+        "progressive widening: the growth of each step",
+    ),
+    Setting(
         "max_memory_mb", float, 0.01, 2.0**20, "tree_memory_MB", "--max-memory",
         "memory for the search trees in MB, shared evenly by the threads' trees",
     ),
@@ -164,6 +173,9 @@ class SearchConfig:
     replaces ``seconds`` with the time it allows for the move. ``threads``: one tree per thread
     (root parallelism), merged at the root. ``expand_at``: a leaf is expanded once this many
     iterations have ended at it (0: on the first visit; a prior's virtual visits do not count).
+    ``widen``, ``widen_factor``: progressive widening (``kernels.search``): a node searches its
+    children best first by the prior, the second once it has ``widen`` visits, each further one
+    after ``widen_factor`` times the step before; 0 searches every child from the start.
     ``max_memory_mb``: the trees of all threads together stay under this; at the limit the trees
     stop growing and the search goes on.
     ``resign_threshold``: resign when the best move's win rate is below it after
@@ -183,6 +195,8 @@ class SearchConfig:
     threads: int = 1
     seed: int = 1
     expand_at: int = 8
+    widen: float = 0.0
+    widen_factor: float = 1.4
     max_memory_mb: float = 1024.0
     resign_threshold: float = 0.1
     resign_min_visits: int = 1000

@@ -90,7 +90,7 @@ class SearchResult:
 class KernelSettings:
     """A ``SearchConfig`` as the kernels take it: ``settings`` (int64, ``kernels.search``'s slots
     RULE, POLICY, PRIOR, NEEDS_AMAF, EXPAND_AT, MAX_MOVES, GROW) and ``params`` (float64 rows
-    RULE_PARAMS, POLICY_PARAMS, PRIOR_PARAMS and SCALARS). The per-position fields (MAX_MOVES,
+    RULE_PARAMS, POLICY_PARAMS, PRIOR_PARAMS and SCALARS: komi, the widening schedule). The per-position fields (MAX_MOVES,
     GROW, KOMI) are filled in by ``for_position``."""
 
     settings: np.ndarray
@@ -108,6 +108,8 @@ class KernelSettings:
             params[rows[chosen.field]] = chosen.registry.array(name, getattr(config, chosen.params_field))
         settings[ksearch.NEEDS_AMAF] = int(rules.get(config.rule).needs_amaf)
         settings[ksearch.EXPAND_AT] = config.expand_at
+        params[ksearch.SCALARS, ksearch.WIDEN] = config.widen
+        params[ksearch.SCALARS, ksearch.WIDEN_FACTOR] = config.widen_factor
         return cls(settings, params)
 
     def for_position(self, komi: float, max_moves: int, grow: bool) -> tuple[np.ndarray, np.ndarray]:

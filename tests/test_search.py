@@ -355,6 +355,97 @@ def test_tree_invariants_hold_for_other_expansion_thresholds(expand_at):
         assert_tree_invariants(search.trees[0], expand_at=expand_at, needs_amaf=rule == "rave", playouts=1500)
 
 
+# ---- progressive widening: the children best first by the prior, more of them as visits grow
+
+
+def naive_widened(visits: float, base: float, factor: float) -> int:
+    """1 + the number of k >= 1 whose threshold base (factor^k - 1) / (factor - 1), the sum
+    base + base factor + ... of k steps, is reached by ``visits``."""
+    k, threshold, step = 0, base, base
+    while threshold <= visits:
+        k += 1
+        step *= factor
+        threshold += step
+    return 1 + k
+
+
+def test_widened_follows_crazy_stones_schedule():
+    # Coulom 2007's a = 40, r = 1.4: thresholds 40, 96, 174.4, 284.16, ..., 1966.1 (the 9th)
+    hand = {0: 1, 39: 1, 40: 2, 95: 2, 96: 3, 174: 3, 175: 4, 284: 4, 285: 5, 1966: 9, 1967: 10}
+    for visits, expected in hand.items():
+        assert ksearch.widened(float(visits), 40.0, 1.4) == expected, visits
+    for base, factor in ((40.0, 1.4), (10.0, 2.0), (100.0, 1.2), (3.5, 1.05)):
+        for visits in range(0, 20000, 7):
+            assert ksearch.widened(float(visits), base, factor) == naive_widened(visits, base, factor)
+
+
+def test_order_by_wins_is_a_stable_sort_most_wins_first():
+    rng = np.random.default_rng(5)
+    for count in (1, 2, 7, 60):
+        ti = np.zeros((kt.NI, count + 3), dtype=np.int32)
+        tf = np.zeros((kt.NF, count + 3), dtype=np.float64)
+        first = 3
+        ti[kt.MOVE, first:] = np.arange(count) + 100
+        ti[kt.VISITS, first:] = rng.integers(0, 5, count)
+        tf[kt.WINS, first:] = ti[kt.VISITS, first:] * 0.5 + rng.integers(0, 3, count)  # ties aplenty
+        expected = sorted(range(count), key=lambda k: -tf[kt.WINS, first + k])  # sorted() is stable
+        before = (ti[kt.MOVE, first:].copy(), ti[kt.VISITS, first:].copy(), tf[kt.WINS, first:].copy())
+        kt.order_by_wins(ti, tf, first, count)
+        assert ti[kt.MOVE, first:].tolist() == [before[0][k] for k in expected]
+        assert ti[kt.VISITS, first:].tolist() == [before[1][k] for k in expected]
+        assert tf[kt.WINS, first:].tolist() == [before[2][k] for k in expected]
+        assert not ti[kt.MOVE, :first].any()  # nothing outside the block moved
+
+
+def test_widening_orders_new_children_by_the_prior():
+    """With widening, the root's children are the moves they are without it, in the order of the
+    prior's virtual wins (``Search.root_prior`` recomputes them; board order among equals), and
+    the first iteration, at an unvisited root, goes down the first child."""
+    board = Board.from_ascii(OPENING, BLACK)
+    moves = [m for m in candidate_moves(board) if m != PASS]  # no PASS this early under a prior
+    for widen in (0.0, 40.0):
+        search = make_search("rave", prior="patterns", expand_at=0, widen=widen, playouts=1)
+        run(search, board, 6.5)
+        tree = search.trees[0]
+        children = list(tree.children(0))
+        order = [int(tree.ti[kt.MOVE, c]) for c in children]
+        prior = search.root_prior()
+        if widen == 0.0:
+            assert order == moves
+        else:
+            assert order == sorted(moves, key=lambda m: -prior[m][1])
+            assert len({wins for _, wins in prior.values()}) > 10  # the prior tells the moves apart
+            searched = [k for k, c in enumerate(children) if int(tree.ti[kt.VISITS, c]) != prior[order[k]][0]]
+            assert searched == [0]
+
+
+@pytest.mark.parametrize(("widen", "factor"), [(10.0, 1.5), (40.0, 1.4)])
+def test_widening_searches_only_the_first_children_of_each_node(widen, factor):
+    """Under the even prior every child starts with the same virtual visits, so the order is the
+    board's; a child past the width a node's visits allow has never been searched."""
+    board = Board.from_ascii(OPENING, WHITE)
+    even = 10
+    search = make_search("rave", prior="even", expand_at=0, widen=widen, widen_factor=factor, playouts=3000)
+    run(search, board, 6.5)
+    tree = search.trees[0]
+    ti = tree.ti
+    searched_nodes = 0
+    for node in range(tree.nodes):
+        count = int(ti[kt.NCHILD, node])
+        if count == 0:
+            continue
+        first = int(ti[kt.FIRST, node])
+        width = naive_widened(float(ti[kt.VISITS, node]), widen, factor)
+        visits = ti[kt.VISITS, first : first + count]
+        assert np.all(visits[width:] == even), f"node {node}: a child past the width {width} was searched"
+        if width < count:
+            searched_nodes += 1
+    first = int(ti[kt.FIRST, 0])
+    root_searched = int(np.count_nonzero(ti[kt.VISITS, first : first + int(ti[kt.NCHILD, 0])] > even))
+    assert 1 < root_searched <= naive_widened(float(ti[kt.VISITS, 0]), widen, factor)
+    assert searched_nodes > 10
+
+
 @pytest.mark.parametrize("rule", ["ucb1", "rave"])
 def test_children_are_exactly_the_legal_moves_of_their_position(rule):
     board = Board.from_ascii(OPENING, BLACK)

@@ -18,7 +18,7 @@ come in groups, so a new capability adds a field, not a parameter to every call:
 - ``settings``: int64[N_SETTINGS], the integer settings at the slot constants below (the rule,
   policy and prior ids, expansion threshold, move cap...);
 - ``params``: float64[N_PARAM_ROWS, MAX_PARAMS], one row each for the rule's, the playout
-  policy's and the prior's parameters, and a row of scalars (komi).
+  policy's and the prior's parameters, and a row of scalars (komi, the widening schedule).
 
 The kernel releases the GIL: one thread per tree (root parallelism) runs concurrently.
 
@@ -27,6 +27,16 @@ in the game's history (``seen``, sorted hashes) nor earlier on the path from the
 playouts below the tree use simple ko only. Children are the legal points that are not the
 mover's own eyes (``kernels.board.is_eye``), in board order, then PASS when the prior lets it
 in (``kernels.prior.pass_is_child``) or there is no other move.
+
+Progressive widening (Coulom 2007, "Computing Elo Ratings of Move Patterns in the Game of Go",
+section 4; Chaslot et al. 2008, "Progressive strategies for Monte-Carlo tree search"), when
+``params[SCALARS, WIDEN]`` is above 0: a new node's children are put in the order of the prior's
+virtual wins, best first (``kernels.tree.order_by_wins``), and a node with v visits searches only
+its first ``widened(v, a, r)`` children: the second once v reaches a = ``WIDEN``, each further
+one after r = ``WIDEN_FACTOR`` times the step before (the k-th more at a (r^k - 1) / (r - 1);
+Crazy Stone's a = 40, r = 1.4 give 2 moves at 40 visits, 5 at 284, 10 at 1,966). The visits are
+the node's ``VISITS``, so they include the virtual visits its own prior gave it. With 0, every
+child is searched from the start and the children stay in board order.
 
 AMAF ("all moves as first", Gelly and Silver 2011): after an iteration, a child ``m`` of a node
 at depth ``d`` on the path gets an AMAF sample when the player to move at that node played ``m``
@@ -63,7 +73,19 @@ from .board import (
 from .playout import apply_move, playout
 from .prior import init_children, pass_is_child
 from .select import select_best
-from .tree import AVISITS, AWINS, FIRST, MAX_VISITS, MOVE, NCHILD, VISITS, WINS, alloc_children, leaf_iterations
+from .tree import (
+    AVISITS,
+    AWINS,
+    FIRST,
+    MAX_VISITS,
+    MOVE,
+    NCHILD,
+    VISITS,
+    WINS,
+    alloc_children,
+    leaf_iterations,
+    order_by_wins,
+)
 
 MAX_DEPTH = 3 * MAX_POINTS + 8
 NOT_PLAYED = 1 << 30
@@ -84,6 +106,8 @@ POLICY_PARAMS = 1
 PRIOR_PARAMS = 2
 SCALARS = 3  # row of float settings:
 KOMI = 0  # ... komi, subtracted from the area score
+WIDEN = 1  # ... progressive widening: the visits at which a node's second child is searched (0: off)
+WIDEN_FACTOR = 2  # ... and the growth of each further step (> 1)
 N_PARAM_ROWS = 4
 MAX_PARAMS = 8  # columns: the most parameters a rule, policy or prior may have
 
@@ -166,7 +190,18 @@ def expand(tree, pts, meta, zobrist, seen, knowledge, path_hash, depth, node, mo
         return False
     first = ti[FIRST, at(node)]
     init_children(prior, params[PRIOR_PARAMS], knowledge, pts, meta, zobrist, ti, tf, first, count, scratch)
+    if params[SCALARS, WIDEN] > 0.0:
+        order_by_wins(ti, tf, first, count)
     return True
+
+
+@njit(cache=True, _nrt=False)
+def widened(visits, base, factor):
+    """How many children (best first) a node with ``visits`` visits searches under progressive
+    widening: 1, plus one for every k >= 1 with base (factor^k - 1) / (factor - 1) <= visits."""
+    if visits < base:
+        return 1
+    return 1 + int(np.log(1.0 + visits * (factor - 1.0) / base) / np.log(factor) + 1e-9)
 
 
 def new_workspace(npts: int) -> tuple:
@@ -216,6 +251,8 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     rule_params = params[RULE_PARAMS]
     policy_params = params[POLICY_PARAMS]
     komi = params[SCALARS, KOMI]
+    widen = params[SCALARS, WIDEN]
+    widen_factor = params[SCALARS, WIDEN_FACTOR]
     pts, meta, amaf_color, amaf_depth, path, path_hash, moves, scratch = work
     npts = pts0.shape[1]
     root_color = meta0[TO_MOVE]
@@ -249,6 +286,8 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
                 expanded = True
                 nc = ti[NCHILD, at(node)]
             first = ti[FIRST, at(node)]
+            if widen > 0.0:
+                nc = min(nc, widened(np.float64(ti[VISITS, at(node)]), widen, widen_factor))
             child = select_best(
                 rule,
                 rule_params,

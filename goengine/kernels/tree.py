@@ -104,6 +104,27 @@ def alloc_children(ti, tf, tmeta, parent, moves, count):
     return True
 
 
+@njit(cache=True, _nrt=False)
+def order_by_wins(ti, tf, first, count):
+    """Sort the fresh children ``first .. first + count - 1`` by ``WINS`` (their prior's virtual
+    wins), most first; children with equal wins keep their order (a stable insertion sort, so a
+    seed still gives the same tree). Only ``MOVE``, ``VISITS`` and ``WINS`` move: the other fields
+    of a fresh child are the same for all."""
+    for k in range(first + 1, first + count):
+        move = ti[MOVE, at(k)]
+        visits = ti[VISITS, at(k)]
+        wins = tf[WINS, at(k)]
+        j = k
+        while j > first and tf[WINS, at(j - 1)] < wins:
+            ti[MOVE, at(j)] = ti[MOVE, at(j - 1)]
+            ti[VISITS, at(j)] = ti[VISITS, at(j - 1)]
+            tf[WINS, at(j)] = tf[WINS, at(j - 1)]
+            j -= 1
+        ti[MOVE, at(j)] = move
+        ti[VISITS, at(j)] = visits
+        tf[WINS, at(j)] = wins
+
+
 @njit(cache=True)
 def copy_subtree(src_i, src_f, root, dst_i, dst_f, dst_meta):
     """Copy the subtree under ``root`` into the empty pool ``dst`` (its node 0 becomes the root),
