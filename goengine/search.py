@@ -90,8 +90,8 @@ class SearchResult:
 class KernelSettings:
     """A ``SearchConfig`` as the kernels take it: ``settings`` (int64, ``kernels.search``'s slots
     RULE, POLICY, PRIOR, NEEDS_AMAF, EXPAND_AT, MAX_MOVES, GROW) and ``params`` (float64 rows
-    RULE_PARAMS, POLICY_PARAMS, PRIOR_PARAMS and SCALARS: komi, the widening schedule). The per-position fields (MAX_MOVES,
-    GROW, KOMI) are filled in by ``for_position``."""
+    RULE_PARAMS, POLICY_PARAMS, PRIOR_PARAMS and SCALARS: komi, the widening schedule). The
+    per-position fields (MAX_MOVES, GROW, KOMI) are filled in by ``for_position``."""
 
     settings: np.ndarray
     params: np.ndarray
