@@ -510,7 +510,8 @@ def slow_ladder(board, p, c):
             kb.place(trial, tmeta, ZOBRIST, attack, o)
             if kb.in_atari(trial, trial[kb.CHAIN, attack]):
                 continue
-            if kt._can_capture_next_to(trial, tmeta, trial[kb.CHAIN, p]):
+            root = trial[kb.CHAIN, p]
+            if kt.touches_chain_in_atari(trial, tmeta[kb.W], root, 3 - trial[kb.COLOR, root]):
                 continue
             if not kb.is_legal(trial, tmeta, extend, c):
                 return True

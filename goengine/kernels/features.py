@@ -76,7 +76,13 @@ from .board import (
     is_legal,
     place,
 )
-from .tactics import chain_liberties, escape_works, fills_opponent_eye_space, liberties_after
+from .tactics import (
+    chain_liberties,
+    escape_works,
+    fills_opponent_eye_space,
+    liberties_after,
+    touches_chain_in_atari,
+)
 
 # feature groups, in this order in a packed code (each value in its own bits)
 PASS_GROUP = 0
@@ -130,20 +136,6 @@ def _chain_touches(pts, w, root, p):
 
 
 @njit(cache=True, _nrt=False)
-def _saves_by_capture(pts, w, root, c):
-    """Whether the opponent chain ``root`` (about to be captured) touches a chain of ``c`` in
-    atari: taking it gives that chain its liberties back."""
-    s = root
-    while True:
-        for q in (s - w, s - 1, s + 1, s + w):
-            if pts[COLOR, at(q)] == c and in_atari(pts, pts[CHAIN, at(q)]):
-                return True
-        s = pts[NEXT, at(s)]
-        if s == root:
-            return False
-
-
-@njit(cache=True, _nrt=False)
 def _capture_value(pts, meta, p, c, last):
     """The CAPTURE value of ``c`` playing ``p``."""
     w = meta[W]
@@ -165,7 +157,7 @@ def _capture_value(pts, meta, p, c, last):
         else:
             seen2 = r
         captured += pts[CSIZE, at(r)]
-        if not saves and _saves_by_capture(pts, w, r, c):
+        if not saves and touches_chain_in_atari(pts, w, r, c):  # taking r gives c's chain liberties
             saves = True
         if not touches and last != PASS and _chain_touches(pts, w, r, last):
             touches = True

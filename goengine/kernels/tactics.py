@@ -257,15 +257,15 @@ def is_bad_self_atari(pts, meta, p, c, max_stones):
 
 
 @njit(cache=True, _nrt=False)
-def _can_capture_next_to(pts, meta, root):
-    """Whether the owner of the chain ``root`` can capture, at once, an adjacent opponent chain
-    (one in atari), which breaks a ladder."""
-    w = meta[W]
-    o = 3 - pts[COLOR, at(root)]
+def touches_chain_in_atari(pts, w, root, c):
+    """Whether the chain ``root`` touches a chain of colour ``c`` in atari. The ladder reader
+    asks it with ``c`` the opponent of ``root``'s owner (a capture next to the chain breaks the
+    ladder); the capture feature with ``c`` the mover and ``root`` the chain it takes (taking it
+    gives ``c``'s chain its liberties back)."""
     s = root
     while True:
         for q in (s - w, s - 1, s + 1, s + w):
-            if pts[COLOR, at(q)] == o and in_atari(pts, pts[CHAIN, at(q)]):
+            if pts[COLOR, at(q)] == c and in_atari(pts, pts[CHAIN, at(q)]):
                 return True
         s = pts[NEXT, at(s)]
         if s == root:
@@ -317,7 +317,7 @@ def ladder_captures(pts, meta, zobrist, p, c):
             copy_state(work, wmeta, trial, tmeta)
             place(trial, tmeta, zobrist, attack, o)
             root = trial[CHAIN, at(p)]
-            if _can_capture_next_to(trial, tmeta, root):
+            if touches_chain_in_atari(trial, tmeta[W], root, 3 - trial[COLOR, at(root)]):
                 continue
             if not is_legal(trial, tmeta, extend, c):
                 return True
