@@ -73,7 +73,10 @@ def test_short_match_against_gnugo(tmp_path):
         settings = r[engine_side]["settings"]
         assert settings["selection_rule"] == "rave" and settings["AMAF_weight_schedule"] == "minimum-MSE"
         assert (settings["playout_policy"], settings["prior_knowledge"]) == ("heavy", "patterns")
-        assert settings["read_ladders"] == "1" and (settings["even_visits"], settings["pattern_weight"]) == ("20", "300")
+        assert settings["read_ladders"] == "1" and (settings["even_visits"], settings["pattern_weight"]) == (
+            "20",
+            "300",
+        )
         assert settings["playouts_per_move"] == "100"
         assert r[gnugo_side]["settings"] == {}  # GNU Go does not know goengine-params
         comment = load_sgf(r["sgf"]).get_root().get("C")
