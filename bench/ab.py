@@ -135,8 +135,11 @@ def search_batch(kernels: dict, size: int, config: SearchConfig) -> tuple[Callab
         # kernels before the move model take the 3x3 table alone; later ones (whose workspace has
         # the prior's scratch) take it with the model's arrays
         knowledge = patterns if len(work) == 7 else (patterns, model)
+        root = (pts, meta, ZOBRIST, seen, knowledge)
+        if hasattr(ks, "OWNERSHIP"):  # later kernels count the root's owners into an array of the root's
+            root += (np.zeros((2, pts.shape[1]), np.float64),)
         start = time.process_time()
-        ks.run_iterations(tree, (pts, meta, ZOBRIST, seen, knowledge), work, settings, params, rng, np.int64(n))
+        ks.run_iterations(tree, root, work, settings, params, rng, np.int64(n))
         seconds = time.process_time() - start
         ti, tf, tmeta = tree
         nodes = int(tmeta[kt.N_NODES])

@@ -290,10 +290,12 @@ class Engine:
         cleanup: bool = False,
         callback: Callable[[SearchResult], None] | None = None,
         callback_interval: float = 1.0,
+        ownership: bool = False,
     ) -> Decision:
         """Search for ``color`` on the move's budget (the settings, limited by the clock), decide
         (``decide``) and, with ``commit``, play the move (not a resignation). ``callback`` gets
-        the search's statistics about every ``callback_interval`` seconds (analysis output).
+        the search's statistics about every ``callback_interval`` seconds (analysis output);
+        with ``ownership`` the search also counts the owners of the points (``search_ownership``).
 
         ``cleanup`` (``kgs-genmove_cleanup``): never pass while the opponent has stones the
         playouts call dead, so they get captured before the game ends."""
@@ -301,7 +303,9 @@ class Engine:
         board = self.board.copy()
         board.to_move = c
         budget = self.budget(c, board)
-        result = self.search.run(board, self.komi, budget, callback=callback, callback_interval=callback_interval)
+        result = self.search.run(
+            board, self.komi, budget, callback=callback, callback_interval=callback_interval, ownership=ownership
+        )
         decision = self.decide(board, result, budget, cleanup)
         self.last_result = result
         if commit and decision.move != RESIGN:
@@ -340,16 +344,32 @@ class Engine:
         budget: Budget | None = None,
         callback: Callable[[SearchResult], None] | None = None,
         callback_interval: float = 1.0,
+        ownership: bool = False,
     ) -> SearchResult:
         """Search the current position for ``color`` (default: the side to move) without playing:
         analysis. ``budget`` defaults to the settings' budget; the game clock does not apply,
         since an analysis is not a move of the game and charges no clock. The tree is kept, so
-        analysis and the next ``genmove`` build on each other."""
+        analysis and the next ``genmove`` build on each other. With ``ownership`` the search also
+        counts the owners of the points (``search_ownership``)."""
         c = self.board.to_move if color is None else parse_color(color)
         board = self.board.copy()
         board.to_move = c
         budget = Budget.of(self.search.config) if budget is None else budget
-        return self.search.run(board, self.komi, budget, callback=callback, callback_interval=callback_interval)
+        return self.search.run(
+            board, self.komi, budget, callback=callback, callback_interval=callback_interval, ownership=ownership
+        )
+
+    def search_ownership(self) -> tuple[np.ndarray, np.ndarray]:
+        """For every padded point, the mean owner at the end of the last searches' iterations from
+        this position that counted owners (+1 Black, -1 White: ``Search.root_ownership``) and its
+        standard deviation; when none did, the same from OWNERSHIP_PLAYOUTS playouts of their own
+        (``ownership``)."""
+        found = self.search.root_ownership()
+        if found is not None:
+            return found
+        counts = self.search.owner_counts(self.board, OWNERSHIP_PLAYOUTS, self.search.config.seed, spread=True)
+        mean = counts[0] / OWNERSHIP_PLAYOUTS
+        return mean, np.sqrt(np.maximum(counts[1] / OWNERSHIP_PLAYOUTS - mean * mean, 0.0))
 
     # ---- the learned move model
 

@@ -43,12 +43,14 @@ PATTERNS = patterns.table()  # the 3x3 pattern table the heavy policy and the pr
 @dataclass
 class MoveStats:
     """One root move after a search: the visits and wins searched (the prior's virtual ones not
-    included), the win rate for the side to move, the AMAF figures, and the prior's virtual
+    included), the win rate for the side to move, the sum of the area scores its iterations
+    ended with (Black's area minus White's, no komi), the AMAF figures, and the prior's virtual
     visits and wins."""
 
     move: int
     visits: int
     wins: float
+    area_sum: float = 0.0
     amaf_visits: int = 0
     amaf_wins: float = 0.0
     prior_visits: int = 0
@@ -57,6 +59,11 @@ class MoveStats:
     @property
     def winrate(self) -> float:
         return self.wins / self.visits if self.visits else 0.0
+
+    @property
+    def mean_area(self) -> float:
+        """The mean area score after the move (Black's area minus White's, no komi), 0 unsearched."""
+        return self.area_sum / self.visits if self.visits else 0.0
 
 
 @dataclass
@@ -84,6 +91,20 @@ class SearchResult:
     def winrate(self) -> float:
         """The most visited move's win rate for the side to move (0.5 when nothing was searched)."""
         return self.best.winrate if self.best is not None else 0.5
+
+    @property
+    def root_winrate(self) -> float:
+        """The win rate for the side to move over every searched visit of the root's moves (what
+        KataGo's ``rootInfo`` reports; 0.5 when nothing was searched)."""
+        visits = self.visits
+        return sum(s.wins for s in self.stats) / visits if visits else 0.5
+
+    @property
+    def mean_area(self) -> float:
+        """The mean area score (Black's area minus White's, no komi) over every searched visit of
+        the root's moves; 0 when nothing was searched."""
+        visits = self.visits
+        return sum(s.area_sum for s in self.stats) / visits if visits else 0.0
 
 
 @dataclass(frozen=True)
@@ -125,15 +146,26 @@ class Tree:
     """One tree with its RNG: the kernel arrays, grown on demand up to ``max_nodes``.
 
     Memory: ``max_nodes`` is this tree's share of ``max_memory_mb`` (the trees of all threads
-    share it evenly: 1024 MB with 4 threads is 6.7 million nodes a tree, at 40 bytes a node).
+    share it evenly: 1024 MB with 4 threads is 5.6 million nodes a tree, at 48 bytes a node).
     The arrays start at INITIAL_NODES and double when an expansion does not fit, up to
     ``max_nodes``; while they grow, and while re-rooting copies the kept subtree, the old arrays
-    and the new ones exist together for a moment."""
+    and the new ones exist together for a moment.
+
+    ``owners`` (``kernels.search.add_owners``) adds up who owned each point at the end of the
+    ``owner_iterations`` iterations run from the root position with ownership asked for; both
+    start again at zero when the root position changes (the nodes keep no ownership, so a kept
+    subtree brings none)."""
 
     def __init__(self, max_nodes: int, seed: int, root_move: int = PASS):
         self.max_nodes = max_nodes
         self.rng = new_state(seed)
         self.ti, self.tf, self.tmeta = kt.new_tree(min(INITIAL_NODES, max_nodes), root_move)
+        self.owners = np.zeros((2, 0), dtype=np.float64)
+        self.owner_iterations = 0
+
+    def reset_owners(self, npts: int) -> None:
+        self.owners = np.zeros((2, npts), dtype=np.float64)
+        self.owner_iterations = 0
 
     @property
     def nodes(self) -> int:
@@ -238,12 +270,15 @@ class Search:
         budget: Budget,
         callback=None,
         callback_interval: float = 1.0,
+        ownership: bool = False,
     ) -> SearchResult:
         """Search the position for the side to move until ``budget`` is spent (its playouts or its
         seconds, whichever runs out first; at least one batch of iterations when it allows any).
 
         ``callback(result)`` is called about every ``callback_interval`` seconds with the current
-        root statistics (for analysis output); it may call ``interrupt``.
+        root statistics (for analysis output); it may call ``interrupt``. With ``ownership`` the
+        iterations also count who owns each point at their end (``root_ownership``); that costs
+        a pass over the board an iteration, so only analysis asks for it.
         """
         playouts, seconds = budget.playouts, budget.seconds
         self._interrupt = False
@@ -276,7 +311,7 @@ class Search:
                 k == 0,
                 callback,
                 callback_interval,
-                start,
+                ownership,
             )
 
         if self._pool is None:
@@ -289,13 +324,16 @@ class Search:
         result.seconds = time.perf_counter() - start
         return result
 
-    def _run_thread(self, tree, board, root_meta, komi, seen, cap, share, deadline, reports, callback, interval, start):
+    def _run_thread(
+        self, tree, board, root_meta, komi, seen, cap, share, deadline, reports, callback, interval, owners
+    ):
         done = 0
         next_report = time.perf_counter() + interval
         batch = max(1, int(self.config.batch))
         if board.size > 13:
             batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
         settings, params = self.kernel.for_position(komi, cap, True)
+        settings[ksearch.OWNERSHIP] = int(owners)
         work = ksearch.new_workspace(board.pts.shape[1])
         while not self._interrupt:
             n = batch if share is None else min(batch, share - done)
@@ -304,7 +342,7 @@ class Search:
             settings[ksearch.GROW] = tree.can_grow()
             ran = ksearch.run_iterations(
                 (tree.ti, tree.tf, tree.tmeta),
-                (board.pts, root_meta, ZOBRIST, seen, self.knowledge),
+                (board.pts, root_meta, ZOBRIST, seen, self.knowledge, tree.owners),
                 work,
                 settings,
                 params,
@@ -312,6 +350,8 @@ class Search:
                 np.int64(n),
             )
             done += ran
+            if owners:
+                tree.owner_iterations += ran
             if tree.tmeta[kt.FULL] and tree.can_grow():
                 tree.grow()
             elif ran == 0:
@@ -327,6 +367,9 @@ class Search:
         last = moves[-1][1] if moves else PASS
         old = self._position
         self._position = (board.size, komi, moves, board.history[0], board.to_move)
+        for tree in self.trees:
+            if self._position != old or tree.owners.shape[1] != board.pts.shape[1]:  # or fresh trees
+                tree.reset_owners(board.pts.shape[1])
         fresh = (
             not self.config.reuse_tree
             or old is None
@@ -353,10 +396,11 @@ class Search:
             else:
                 tree.keep_subtree(node)
 
-    def owner_counts(self, board: Board, playouts: int, seed: int) -> np.ndarray:
+    def owner_counts(self, board: Board, playouts: int, seed: int, spread: bool = False) -> np.ndarray:
         """For every padded point, how many of ``playouts`` playouts (of this search's policy)
-        from the position ended with Black owning it, minus those with White owning it."""
-        counts = np.zeros(board.pts.shape[1], dtype=np.int64)
+        from the position ended with Black owning it, minus those with White owning it; with
+        ``spread``, a second row of how many ended with either owning it."""
+        counts = np.zeros((2, board.pts.shape[1]), dtype=np.float64)
         ksearch.owner_counts(
             board.pts,
             board.meta,
@@ -369,7 +413,18 @@ class Search:
             np.int64(3 * board.size * board.size),
             counts,
         )
-        return counts
+        return counts if spread else counts[0]
+
+    def root_ownership(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """For every padded point, the mean owner at the end of the iterations searched from the
+        root position with ``ownership`` asked for (+1 Black, -1 White, 0 neither; summed over the
+        trees), and its standard deviation; None when there were none."""
+        n = sum(tree.owner_iterations for tree in self.trees)
+        if n == 0:
+            return None
+        total = sum(tree.owners for tree in self.trees)
+        mean = total[0] / n
+        return mean, np.sqrt(np.maximum(total[1] / n - mean * mean, 0.0))
 
     # ---- reading the result
 
@@ -383,6 +438,7 @@ class Search:
                 s = merged.setdefault(m, MoveStats(m, 0, 0.0))
                 s.visits += int(tree.ti[kt.VISITS, ch])
                 s.wins += float(tree.tf[kt.WINS, ch])
+                s.area_sum += float(tree.tf[kt.SCORE, ch])
                 s.amaf_visits += int(tree.ti[kt.AVISITS, ch])
                 s.amaf_wins += float(tree.tf[kt.AWINS, ch])
         expanded = sum(1 for tree in self.trees if tree.ti[kt.NCHILD, 0] > 0)

@@ -101,3 +101,16 @@ def split_stream(stdout: str) -> list[str]:
 #: one move of the analysis format of Leela Zero (``lz-analyze``)
 VERTEX = r"(?:[A-HJ-T](?:1[0-9]|[1-9])|pass)"
 LZ_INFO = rf"info move {VERTEX} visits (\d+) winrate (\d+)(?: prior (\d+))? lcb (\d+) order (\d+) pv((?: {VERTEX})+)"
+
+#: one move of KataGo's analysis format (``kata-analyze``) as goengine writes it: rates in [0, 1]
+#: and scores with six decimals; groups: visits, winrate, scoreMean, scoreSelfplay, scoreLead,
+#: prior, lcb, order, pv
+_DECIMAL = r"-?\d+\.\d{6}"
+KATA_INFO = (
+    rf"info move {VERTEX} visits (\d+) winrate ([01]\.\d{{6}}) scoreMean ({_DECIMAL}) scoreSelfplay ({_DECIMAL}) "
+    rf"scoreLead ({_DECIMAL})(?: prior ([01]\.\d{{6}}))? lcb ([01]\.\d{{6}}) order (\d+) pv((?: {VERTEX})+)"
+)
+#: KataGo's ``rootInfo`` section as goengine writes it
+KATA_ROOT = (
+    rf"rootInfo visits \d+ winrate [01]\.\d{{6}} scoreMean {_DECIMAL} scoreSelfplay {_DECIMAL} scoreLead {_DECIMAL}"
+)

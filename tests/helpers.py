@@ -41,6 +41,17 @@ def set_up(diagram: str, to_move: int = BLACK, **config) -> Engine:
     return engine
 
 
+# A settled 5x5 position: every empty point is a one-point eye, so no move but a pass is legal
+# and useful, and every playout ends with Black 15 points (columns A-C), White 10 (D-E).
+SETTLED = """
+    X X X O O
+    X . X O .
+    X X X O O
+    X . X O .
+    X X X O O
+"""
+
+
 # ---- a search clock that counts batches
 
 

@@ -1,6 +1,8 @@
 """The analysis output a player sees in GoGui and Sabaki: board labels that fit a point, no label
-for a move searched too little to mean anything, the analyze commands' types, and Leela Zero's
-``prior`` field (left out with no prior, the real share with one)."""
+for a move searched too little to mean anything, the analyze commands' types, Leela Zero's
+``prior`` field (left out with no prior, the real share with one), and KataGo's ``kata-analyze``
+on settled positions whose score and owners are known exactly: the sign for each side, the order
+of the ownership values, what is left out unless asked for, and the arguments refused."""
 
 from __future__ import annotations
 
@@ -8,10 +10,11 @@ import re
 
 import gtp_spec
 import pytest
+from helpers import SETTLED, set_up
 
 from goengine import coords
-from goengine.board import BLACK
-from goengine.config import EngineConfig, SearchConfig
+from goengine.board import BLACK, WHITE
+from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine
 from goengine.gtp.analysis import ANALYZE_COMMANDS, labelled, visits_label
@@ -135,4 +138,120 @@ def test_lz_analyze_reports_the_heuristic_priors_share():
         assert abs(share - 10000 * visits / total) <= 1, vertex
     # moves next to the last one get the near-last-move bonus, so a larger share than a far corner
     assert given[coords.from_gtp(9, "E6")][0] > given[coords.from_gtp(9, "A9")][0]
+    engine.close()
+
+
+# ---- KataGo's kata-analyze: exact formats on a position whose answer is known
+
+
+def settled_line(color: str, *keys: str) -> str:
+    """The one report of ``kata-analyze`` on SETTLED, where every empty point is a one-point eye:
+    every playout ends with Black 15 points (A-C), White 10 (D-E)."""
+    engine = set_up(SETTLED, search=SearchConfig(playouts=200, playout="heavy", expand_at=0))  # all 200 in the tree
+    engine.set_komi(7.5)
+    gtp = GtpEngine(engine)
+    analysis = gtp.commands["kata-analyze"].__self__
+    request = analysis._analysis_args([color, "10", *keys], need_color=False, kata=True)
+    result = engine.analyze(request.color, Budget(playouts=200), ownership=request.ownership or request.ownership_stdev)
+    line = analysis.kata_line(result, request)
+    engine.close()
+    return line
+
+
+def test_kata_analyze_reports_the_score_and_ownership_from_the_side_analysed():
+    """Black leads by 15 - 10 - 7.5 = -2.5; White by +2.5. Ownership is a row of five values per
+    board row from the top (A5 first), +1 for the side analysed: Black owns columns A-C."""
+    black = ["1.000000"] * 3 + ["-1.000000"] * 2
+    white = ["-1.000000"] * 3 + ["1.000000"] * 2
+    # Black can only pass and lose by 2.5; White wins every playout (lcb: 1 - 1.96 sqrt(1e-9 / 200))
+    cases = (("B", "-2.500000", "0.000000", "0.000000", black), ("W", "2.500000", "1.000000", "0.999996", white))
+    for color, lead, winrate, lcb, row in cases:
+        line = settled_line(color, "ownership", "true", "rootInfo", "true", "ownershipStdev", "true")
+        info, rest = line.split(" rootInfo ")
+        scores = f"scoreMean {lead} scoreSelfplay {lead} scoreLead {lead}"
+        assert re.fullmatch(
+            rf"info move pass visits 200 winrate {winrate} {scores} prior 1\.000000 lcb {lcb} order 0 pv pass( pass)*",
+            info,
+        ), info
+        root, owners = rest.split(" ownership ", 1)
+        assert root == f"visits 200 winrate {winrate} {scores}"
+        owner_text, spread_text = owners.split(" ownershipStdev ")
+        assert owner_text.split() == row * 5
+        assert spread_text.split() == ["0.000000"] * 25
+
+
+def test_kata_analyze_leaves_out_what_was_not_asked_for():
+    line = settled_line("B")
+    assert line.startswith("info move pass visits 200 ") and line.count("info ") == 1
+    assert "rootInfo" not in line and "ownership" not in line
+    assert "ownershipStdev" not in settled_line("W", "ownership", "true") and "ownership " in settled_line(
+        "W", "ownership", "1"
+    )
+
+
+SETTLED_ROWS = """
+    X X X X X
+    . X . X .
+    X X X X X
+    O O O O O
+    . O . O .
+"""
+
+
+def test_kata_analyze_ownership_runs_from_the_top_row_down():
+    """SETTLED splits the board by columns (so a mirrored or column-major order would show);
+    here Black owns the top three rows, White the bottom two: from White's side, KataGo's order
+    (A5 first, row by row down to E1) gives 15 values of -1, then 10 of +1."""
+    engine = set_up(SETTLED_ROWS, search=SearchConfig(playouts=100, expand_at=0))
+    engine.set_komi(7.5)
+    gtp = GtpEngine(engine)
+    analysis = gtp.commands["kata-analyze"].__self__
+    request = analysis._analysis_args(["W", "ownership", "true"], need_color=False, kata=True)
+    line = analysis.kata_line(engine.analyze(request.color, Budget(playouts=100), ownership=True), request)
+    assert line.split(" ownership ")[1].split() == ["-1.000000"] * 15 + ["1.000000"] * 10
+    assert " scoreLead 2.500000 " in line  # 15 - 10 - 7.5 for Black: White leads by 2.5
+    engine.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ownership"], "ownership needs a value"),
+        (["ownership", "maybe"], "expected true or false, got maybe"),
+        (["pvVisits", "true"], "pvVisits is not supported"),
+        (["movesOwnership", "true"], "movesOwnership is not supported"),
+        (["frobnicate", "1"], "unknown analysis key frobnicate"),
+        (["maxmoves", "-1"], "maxmoves must not be negative"),
+        (["b", "10", "interval", "x"], "syntax error"),
+        (["b", "x"], "unknown analysis key x"),
+    ],
+)
+def test_kata_analyze_refuses_bad_arguments_with_a_message(args, message):
+    gtp = GtpEngine(Engine(EngineConfig(size=5, search=SearchConfig(playouts=50))))
+    answer = gtp.send("kata-analyze " + " ".join(args))
+    assert answer.startswith("? ") and message in answer, answer
+    assert gtp.send("lz-analyze b 10 ownership true").startswith("? unknown analysis key ownership")
+
+
+def test_kata_analyze_accepts_what_katago_accepts():
+    gtp = GtpEngine(Engine(EngineConfig(size=5, search=SearchConfig(playouts=50))))
+    analysis = gtp.commands["kata-analyze"].__self__
+    request = analysis._analysis_args(
+        ["white", "25", "pvVisits", "false", "maxmoves", "3", "minmoves", "2", "rootInfo", "TRUE"], False, True
+    )
+    assert (request.color, request.interval, request.max_moves, request.root_info) == (WHITE, 0.25, 3, True)
+    assert not request.ownership
+    assert analysis._analysis_args(["interval", "50"], False, True).interval == 0.5
+
+
+def test_maxmoves_caps_the_moves_of_a_report():
+    engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=600)))
+    gtp = GtpEngine(engine)
+    analysis = gtp.commands["kata-analyze"].__self__
+    result = engine.analyze()
+    for kata in (True, False):
+        request = analysis._analysis_args(["maxmoves", "2"], False, kata)
+        line = analysis.kata_line(result, request) if kata else analysis.info_line(result, request)
+        assert line.count("info move ") == 2
+    assert analysis.kata_line(result, analysis._analysis_args([], False, True)).count("info move ") > 2
     engine.close()

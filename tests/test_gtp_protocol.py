@@ -112,6 +112,7 @@ SETTING_KEYS = _pick(*(s.key for s in SETTINGS), *(c.field for c in CHOSEN), *PA
 SETTING_VALUES = INTS | NUMBERS | _pick(*rules.RULES, "none", "off", "hand", "mse", "KL-UCB", "uniform")
 KEYWORDS = _pick("alive", "dead", "seki", "none", "absolute", "byoyomi", "canadian", "fischer", "interval")
 KEYWORDS |= _pick("minmoves", "maxmoves", "min_visits", "minvisits", "b", "w")
+KEYWORDS |= _pick("ownership", "ownershipStdev", "rootInfo", "pvVisits", "true", "false")
 PATHS = _pick("game.sgf", "out.sgf", ".", "/", "no/such/dir/x.sgf", "")
 ANY_ARGUMENT = st.one_of(INTS, NUMBERS, VERTICES, COLOURS, KEYWORDS, SETTING_KEYS, GARBAGE)
 
@@ -137,6 +138,8 @@ SHAPES: dict[str, list[st.SearchStrategy[str]]] = {
     "goengine-params": [SETTING_KEYS, SETTING_VALUES],
     "lz-analyze": [COLOURS, INTS, KEYWORDS, INTS],
     "lz-genmove_analyze": [COLOURS, INTS],
+    "kata-analyze": [COLOURS, INTS, KEYWORDS, KEYWORDS],
+    "kata-genmove_analyze": [COLOURS, INTS, KEYWORDS, KEYWORDS],
     "goengine-best_moves": [COLOURS],
     "goengine-visits": [COLOURS],
     "goengine-winrates": [COLOURS],
@@ -458,6 +461,35 @@ def test_lz_analyze_streams_leela_zero_info_lines_until_the_next_line_arrives():
         assert "C3" not in names  # occupied
     # the response ended as soon as the next line came
     assert out.count("info ", after=script.sent_at["protocol_version\n"]) <= 2
+
+
+def test_kata_analyze_streams_katago_info_lines_with_root_info_and_ownership():
+    """``kata-analyze`` with ``rootInfo`` and ``ownership``: each report is one line, the moves
+    first, then rootInfo, then 25 ownership values; it ends as lz-analyze does."""
+    out = Output()
+    three_lines = lambda: out.count("info ") >= 3  # noqa: E731
+    script = Script(
+        "boardsize 5\n", "play b c3\n", "1 kata-analyze w 10 rootInfo true ownership true\n", three_lines, "name\n"
+    )
+    rc, out = run_serve(script, out=out)
+    assert rc == 0
+    text = out.getvalue()
+    assert text.startswith("=\n\n=\n\n=1\n"), text[:200]
+    assert text.endswith("\n\n= goengine\n\n"), text[-200:]
+    lines = text[len("=\n\n=\n\n=1\n") : -len("\n= goengine\n\n")].split("\n")
+    assert lines[-1] == "" and len(lines) >= 4  # three reports (at least), then the blank line
+    for line in lines[:-1]:
+        moves, rest = line.split(" rootInfo ")
+        assert re.fullmatch(rf"{gtp_spec.KATA_INFO}( {gtp_spec.KATA_INFO})*", moves), moves
+        for m in re.finditer(gtp_spec.KATA_INFO, moves):
+            assert m.group(3) == m.group(4) == m.group(5)  # one estimate of the score
+            assert float(m.group(7)) <= float(m.group(2))  # lcb <= winrate
+        root, owners = f"rootInfo {rest}".split(" ownership ")
+        assert re.fullmatch(gtp_spec.KATA_ROOT, root), root
+        values = [float(x) for x in owners.split(" ")]
+        assert len(values) == 25 and all(-1 <= v <= 1 for v in values)
+        assert values[12] < 0  # C3, the middle point, holds a black stone: negative from White's side
+    assert out.count("info ", after=script.sent_at["name\n"]) <= 2
 
 
 def test_lz_genmove_analyze_streams_then_plays_the_move(monkeypatch):

@@ -4,10 +4,13 @@ The Node project in ``tests/sabaki`` (``package.json`` pins ``@sabaki/gtp`` and
 ``@sabaki/go-board``; ``package-lock.json``) holds ``drive.js``, which starts the ``goengine``
 console script with ``new Controller(path, args)`` and plays a Sabaki session: pipelined
 start-up commands, set-up stones synced as ``set_free_handicap`` and runs of same-colour
-``play``s, ``genmove`` and ``lz-genmove_analyze``, a takeback synced with ``undo``, and
-``lz-analyze`` streams stopped by ``protocol_version`` (Sabaki's way of stopping an analysis),
-once by a move played during the analysis. It prints a JSON summary and exits non-zero when a
-check failed; the module docstring of ``drive.js`` lists what it checks.
+``play``s, ``genmove`` and ``kata-genmove_analyze``, a takeback synced with ``undo``, and
+``kata-analyze`` streams stopped by ``protocol_version`` (Sabaki's way of stopping an analysis),
+once by a move played during the analysis. The analysis commands are the ones Sabaki would
+choose from ``list_commands`` (its settings prefer ``analyze``, then ``kata-analyze``, then
+``lz-analyze``), and the info lines are parsed by the rules of Sabaki's ``parseAnalysis``
+(``src/modules/enginesyncer.js`` in SabakiHQ/Sabaki), ``scoreLead`` included. It prints a JSON
+summary and exits non-zero when a check failed; the module docstring of ``drive.js`` lists what it checks.
 
 Setup: ``npm ci --prefix tests/sabaki`` (this test runs it when ``node_modules`` is missing).
 Without node or npm, or when ``npm ci`` fails (offline), the test is skipped, unless
@@ -113,6 +116,9 @@ def test_startup_commands_pipelined_and_answered_in_order(summary):
     assert startup["protocol_version"] == "2"
     assert startup["errors"] == []
     assert startup["list_commands"] >= 14
+    # Sabaki takes the first it knows of analyze, kata-analyze, lz-analyze (and the genmove kind)
+    assert startup["analyze_command"] == "kata-analyze"
+    assert startup["genmove_analyze_command"] == "kata-genmove_analyze"
 
 
 def test_setup_stones_synced_as_handicap_and_same_colour_plays(summary):
@@ -134,15 +140,17 @@ def test_engine_moves_and_takeback_with_undo(summary):
     steps = summary["steps"]
     assert not steps["genmove"]["error"] and steps["genmove"]["move"]
     assert steps["genmove_analyze"]["play_lines"] == 1 and not steps["genmove_analyze"]["error"]
+    assert steps["genmove_analyze"]["info_lines"] >= 1 and steps["genmove_analyze"]["problems"] == []
     takeback = steps["takeback"]
     assert takeback["sent"] == ["undo", "undo", f"play B {takeback['move']}"]
     assert takeback["board_matches"]
 
 
-def test_lz_analyze_streams_parsable_info_and_stops_on_protocol_version(summary):
+def test_kata_analyze_streams_parsable_info_and_stops_on_protocol_version(summary):
     analyses = summary["steps"]["analyses"]
     assert [a["color"] for a in analyses] == ["W", "W", "B"]
     for a in analyses:
+        assert a["command"] == "kata-analyze" and a["score_leads"], a  # every move with Sabaki's scoreLead
         assert a["info_lines"] >= 3 and a["problems"] == [], a
         assert not a["response_error"], a
         assert a["variations_last"] > 0 and a["best"]["visits"] > 0 and 0 <= a["best"]["winrate"] <= 100, a
@@ -162,9 +170,8 @@ def test_quit_ends_the_engine(summary):
 def test_engine_does_not_announce_a_compile_when_the_kernels_are_cached(summary):
     """Sabaki shows the engine's stderr in its GTP console. After the session above every kernel
     is compiled and cached, so a second start must not announce "compiling the kernels once
-    (about a minute)". Fails at present: ``cli._warm_up`` looks for ``*search*.nbi`` directly in
-    ``cache_dir()``, but numba keeps its index files one folder down (``kernels_<digest>/``), so
-    the cache always looks cold; ``cache_dir().rglob(...)`` would find them."""
+    (about a minute)". (It once did: numba keeps its index files one folder below
+    ``cache_dir()``, where the check did not look, so the cache always looked cold.)"""
     done = subprocess.run(
         [_goengine(), "--playouts", "50"],
         input="boardsize 9\ngenmove b\nquit\n",

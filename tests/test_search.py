@@ -20,11 +20,11 @@ import time
 
 import numpy as np
 import pytest
-from helpers import BatchClock, run
+from helpers import SETTLED, BatchClock, run
 
 from goengine import coords, rules
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board
-from goengine.config import SearchConfig
+from goengine.config import Budget, SearchConfig
 from goengine.kernels import board as kb
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
@@ -121,6 +121,8 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
     - 0 <= WINS <= VISITS, 0 <= AWINS <= AVISITS; the reward perspective (WINS for the player
       who played MOVE) makes a parent's WINS equal to its children's losses plus at most one per
       iteration that ended at the parent;
+    - SCORE sums whole area scores: a node's SCORE is its children's plus one area score (an
+      integer within the board's points) for each iteration that ended at it;
     - AMAF: a child's AVISITS is at most the iterations that went through its parent into the
       children; a PASS child gets one from every iteration through its parent once the parent
       has children (every simulation ends with both players passing), so at least ``through``
@@ -132,7 +134,8 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
     assert 1 <= n <= ti.shape[1] <= tree.max_nodes
     assert tf.shape[1] == ti.shape[1]
     parent, move, first, nchild, visits, avisits = (ti[k, :n].astype(np.int64) for k in range(kt.NI))
-    wins, awins = (tf[k, :n] for k in range(kt.NF))
+    wins, awins, score = (tf[k, :n] for k in range(kt.NF))
+    assert np.all(score == np.round(score)) and np.all(np.abs(score) <= visits * kb.MAX_POINTS)
     assert tf.dtype == np.float64  # sums stay exact past 2^24 (float32 stopped adding 1 there)
     assert parent[0] == kt.NO_NODE
     assert np.all((first < 0) == (nchild == 0))
@@ -152,6 +155,8 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
         if expand_at is not None:
             ended = visits[i] - through
             assert expand_at <= ended <= max(expand_at, 1), f"node {i}: {visits[i]} visits, {through} in children"
+        ended_score = score[i] - score[lo:hi].sum()
+        assert abs(ended_score) <= (visits[i] - through) * kb.MAX_POINTS, f"node {i}: score of its own iterations"
         losses = float((visits[lo:hi] - wins[lo:hi]).sum())
         assert losses <= wins[i] <= losses + (visits[i] - through), f"node {i}: reward perspective"
         is_pass = kids == PASS
@@ -542,11 +547,11 @@ def test_different_seeds_give_different_searches(rule):
 
 
 def test_node_limit_stops_the_tree_not_the_playouts():
-    # 0.1 MB at 40 bytes a node: 2,621 nodes, about thirty-three 9x9 expansions.
+    # 0.1 MB at 48 bytes a node: 2,184 nodes, about twenty-seven 9x9 expansions.
     board = Board(9)
     search = make_search("ucb1", playouts=3000, max_memory_mb=0.1)
     tree = search.trees[0]
-    assert tree.max_nodes == int(0.1 * 2**20 / kt.BYTES_PER_NODE) == 2621
+    assert tree.max_nodes == int(0.1 * 2**20 / kt.BYTES_PER_NODE) == 2184
     nodes, visits = [], []
     for _ in range(4):  # the same position: each run goes on with the same tree
         result = run(search, board, 7.5)
@@ -563,12 +568,12 @@ def test_node_limit_stops_the_tree_not_the_playouts():
 
 
 def test_tree_grows_its_arrays_up_to_the_limit():
-    # 2 MB: 52,428 nodes, more than the initial pool (32,768), so the pool grows once, to the
+    # 2 MB: 43,690 nodes, more than the initial pool (32,768), so the pool grows once, to the
     # limit. RAVE expands a node in most iterations (~80 new nodes on 9x9): 4,000 fill it.
     board = Board(9)
     search = make_search("rave", playouts=4000, max_memory_mb=2)
     tree = search.trees[0]
-    assert tree.ti.shape[1] < tree.max_nodes == 52428
+    assert tree.ti.shape[1] < tree.max_nodes == 43690
     result = run(search, board, 7.5)
     tree = search.trees[0]
     assert tree.ti.shape[1] == tree.max_nodes
@@ -792,10 +797,11 @@ def test_reward_sums_stay_exact_past_two_to_the_twenty_fourth():
     no_amaf = np.zeros(kb.MAX_POINTS, dtype=np.int8)
     no_depth = np.zeros(kb.MAX_POINTS, dtype=np.int64)
     # Black to move at the root, Black wins: the child (Black's move) gains 1, the root 0
-    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 10.0, no_amaf, no_depth, False)
+    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 17.5, 7.5, no_amaf, no_depth, False)
     assert tf[kt.WINS, 1] == big + 1 and tf[kt.WINS, 0] == big
-    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 0.0, no_amaf, no_depth, False)  # a draw
+    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 7.0, 7.0, no_amaf, no_depth, False)  # a draw
     assert tf[kt.WINS, 1] == big + 1.5 and tf[kt.WINS, 0] == big + 0.5
+    assert tf[kt.SCORE, 0] == tf[kt.SCORE, 1] == 17.5 + 7.0  # the area scores, komi left out
     assert np.float32(big) + np.float32(1) == np.float32(big)  # what float32 did
 
 
@@ -812,6 +818,91 @@ def test_a_root_at_the_visit_limit_takes_no_more_iterations(monkeypatch):
     assert result.playouts == 5
     assert int(tree.ti[kt.VISITS, 0]) == kt.MAX_VISITS < 2**31 - 1
     assert clock.batches == 2  # the batch that reached the limit, and one that ran none: it ended there
+
+
+# ---- the score and the ownership the search counts (kata-analyze)
+
+
+def node_depths(tree) -> np.ndarray:
+    depth = np.zeros(tree.nodes, dtype=np.int64)
+    for i in range(1, tree.nodes):  # parents come before children
+        depth[i] = depth[int(tree.ti[kt.PARENT, i])] + 1
+    return depth
+
+
+def test_a_node_searched_once_holds_the_area_score_its_win_was_judged_by():
+    """A node visited once (no prior) holds one playout: its WINS must be that area score judged
+    with komi from the side of the player of its move (even depths: the root player's opponent)."""
+    board = Board(7)
+    for v in ("D4", "C5", "E3"):
+        board.play(board.to_move, pt(board, v))
+    komi = 7.5
+    search = make_search("ucb1", playouts=3000, seed=4)
+    search.run(board, komi, Budget(playouts=3000))
+    tree = search.trees[0]
+    depth = node_depths(tree)
+    once = [i for i in range(1, tree.nodes) if tree.ti[kt.VISITS, i] == 1]
+    assert len(once) > 100
+    for i in once:
+        mover = 3 - board.to_move if depth[i] % 2 == 0 else board.to_move
+        area = tree.tf[kt.SCORE, i]
+        assert tree.tf[kt.WINS, i] == ksearch.reward(area - komi, mover), (i, area, mover)
+    assert_tree_invariants(tree, needs_amaf=False, playouts=3000)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_owners_counted_add_up_to_the_roots_score(threads):
+    """Tromp-Taylor area is the sum of the owners, so over the iterations the ownership counted
+    the owners add up to the root's SCORE, and one iteration each is counted; the mean is in
+    [-1, 1] and its spread is the standard deviation of owners in {-1, 0, 1}."""
+    board = Board(9)
+    for v in ("E5", "C3", "G7", "D6"):
+        board.play(board.to_move, pt(board, v))
+    search = make_search("rave", playouts=2000, threads=threads, playout="heavy")
+    result = search.run(board, 7.5, Budget(playouts=2000), ownership=True)
+    assert search.root_ownership() is not None
+    for tree in search.trees:
+        assert tree.owner_iterations == tree.ti[kt.VISITS, 0]
+        assert tree.owners[0].sum() == tree.tf[kt.SCORE, 0]
+        assert np.all(np.abs(tree.owners[0]) <= tree.owners[1]) and np.all(tree.owners[1] <= tree.owner_iterations)
+    mean, spread = search.root_ownership()
+    n = sum(t.owner_iterations for t in search.trees)
+    total = sum(t.owners for t in search.trees)
+    points = [pt(board, v) for v in ("E5", "C3", "G7", "D6")]
+    assert np.allclose(mean, total[0] / n) and np.all(np.abs(mean) <= 1)
+    assert np.allclose(spread**2, total[1] / n - mean**2)
+    assert mean[points[0]] > 0 and mean[points[3]] < 0  # the stones more often keep their owners than not
+    # the root's mean area is the moves' mean area, weighted by visits
+    assert result.mean_area == pytest.approx(sum(s.area_sum for s in result.stats) / result.visits)
+
+
+def test_the_owners_start_again_for_a_new_position_and_add_up_for_the_same_one():
+    board = Board(9)
+    search = make_search("ucb1")
+    search.run(board, 7.5, Budget(playouts=300), ownership=True)
+    search.run(board, 7.5, Budget(playouts=200))  # not counted
+    search.run(board, 7.5, Budget(playouts=400), ownership=True)
+    assert search.trees[0].owner_iterations == 700
+    board.play(BLACK, pt(board, "E5"))
+    assert search.run(board, 7.5, Budget(playouts=100)).playouts == 100
+    assert search.root_ownership() is None  # a new position, and nothing counted there yet
+    search.run(board, 7.5, Budget(playouts=250), ownership=True)
+    assert search.trees[0].owner_iterations == 250
+
+
+def test_a_settled_position_gives_its_exact_score_and_owners():
+    """Every empty point is a one-point eye: no playout can change anything, so every iteration
+    ends with Black 15 (A-C), White 10 (D-E), and the owners are the columns'."""
+    board = Board.from_ascii(SETTLED)
+    search = make_search("ucb1", playout="heavy")
+    result = search.run(board, 7.5, Budget(playouts=200), ownership=True)
+    assert [s.move for s in result.stats] == [PASS]  # no other move: the eyes are not filled
+    assert result.mean_area == result.stats[0].mean_area == 5.0
+    mean, spread = search.root_ownership()
+    for r in range(5):
+        for c in range(5):
+            assert mean[coords.point(5, r, c)] == (1.0 if c < 3 else -1.0)
+            assert spread[coords.point(5, r, c)] == 0.0
 
 
 # ---- the prior seam

@@ -68,12 +68,20 @@ class GtpEngine(Protocol):
             return "resign"
         return coords.to_gtp(self.engine.size, p)
 
-    def genmove(self, color: int, commit: bool, cleanup: bool = False, callback=None, interval: float = 1.0) -> str:
+    def genmove(
+        self,
+        color: int,
+        commit: bool,
+        cleanup: bool = False,
+        callback=None,
+        interval: float = 1.0,
+        ownership: bool = False,
+    ) -> str:
         """Search for ``color`` (and play the move with ``commit``), log the result, and return the
-        move as GTP text: the core of ``genmove``, ``reg_genmove``, ``kgs-genmove_cleanup`` and
-        ``lz-genmove_analyze``."""
+        move as GTP text: the core of ``genmove``, ``reg_genmove``, ``kgs-genmove_cleanup``,
+        ``lz-genmove_analyze`` and ``kata-genmove_analyze``."""
         decision = self.engine.genmove(
-            color, commit=commit, cleanup=cleanup, callback=callback, callback_interval=interval
+            color, commit=commit, cleanup=cleanup, callback=callback, callback_interval=interval, ownership=ownership
         )
         if commit:
             self._mover = color  # its clock is charged once the answer has left (``answered``)

@@ -8,10 +8,13 @@ One call runs a batch of iterations, so Python crosses into numba once per batch
 come in groups, so a new capability adds a field, not a parameter to every call:
 
 - ``tree``: ``(ti, tf, tmeta)``, the node pool (``kernels.tree``: layout, reward perspective);
-- ``root``: ``(pts0, meta0, zobrist, seen, knowledge)``, the root position, the Zobrist keys, the
-  sorted hashes of the game's earlier positions, and ``knowledge``: ``(patterns, model)``, the
-  3x3 pattern table (``kernels.pattern``) the playout policy and the priors read, and the learned
-  move model's arrays (``goengine.movemodel``) the ``patterns`` prior reads;
+- ``root``: ``(pts0, meta0, zobrist, seen, knowledge, owners)``, the root position, the Zobrist
+  keys, the sorted hashes of the game's earlier positions, ``knowledge``: ``(patterns, model)``,
+  the 3x3 pattern table (``kernels.pattern``) the playout policy and the priors read, and the
+  learned move model's arrays (``goengine.movemodel``) the ``patterns`` prior reads; and
+  ``owners``, float64[2, npts], into which each iteration adds who owns each point at its end
+  when ``settings[OWNERSHIP]`` is 1 (``add_owners``: the root's ownership map, as KataGo's
+  ``kata-analyze`` reports it from its search);
 - ``work``: ``new_workspace``'s scratch arrays, made once per search by the caller, so that
   the kernel allocates nothing and runs without numba's reference counting (``_nrt=False``:
   ``goengine.kernels`` says what that buys);
@@ -80,6 +83,7 @@ from .tree import (
     MAX_VISITS,
     MOVE,
     NCHILD,
+    SCORE,
     VISITS,
     WINS,
     alloc_children,
@@ -98,7 +102,8 @@ NEEDS_AMAF = 3  # 1 when the rule reads AMAF statistics
 EXPAND_AT = 4  # a leaf is expanded once visited this many times (0: on its first visit)
 MAX_MOVES = 5  # moves allowed in one iteration, tree part and playout together
 GROW = 6  # 1: stop the batch when an expansion does not fit (the caller enlarges the pool)
-N_SETTINGS = 7
+OWNERSHIP = 7  # 1: add every iteration's final owners into ``root``'s ``owners``
+N_SETTINGS = 8
 
 # rows of ``params``
 RULE_PARAMS = 0
@@ -155,15 +160,18 @@ def reward(score, player):
 
 
 @njit(cache=True, _nrt=False)
-def backup(ti, tf, path, depth, root_color, score, amaf_color, amaf_depth, needs_amaf):
-    """Credit one result to the nodes on ``path[:depth + 1]``, and the AMAF statistics of their
-    children when ``needs_amaf``. The node at depth d was played by the root player's opponent
-    when d is even (the root itself), by the root player when d is odd."""
+def backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf):
+    """Credit one result, the area score ``area`` (Black's area minus White's) judged with
+    ``komi``, to the nodes on ``path[:depth + 1]``, and the AMAF statistics of their children
+    when ``needs_amaf``. The node at depth d was played by the root player's opponent when d is
+    even (the root itself), by the root player when d is odd."""
+    score = area - komi
     for d in range(depth + 1):
         node = path[d]
         mover = 3 - root_color if d % 2 == 0 else root_color
         ti[VISITS, at(node)] += 1
         tf[WINS, at(node)] += reward(score, mover)
+        tf[SCORE, at(node)] += area
         if needs_amaf and ti[NCHILD, at(node)] > 0:
             to_move = 3 - mover  # who chooses among this node's children
             r = reward(score, to_move)
@@ -240,8 +248,9 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     caps a whole iteration's moves.
     """
     ti, tf, tmeta = tree
-    pts0, meta0, zobrist, seen, knowledge = root
+    pts0, meta0, zobrist, seen, knowledge, owners = root
     patterns = knowledge[0]
+    with_owners = settings[OWNERSHIP] != 0
     rule = settings[RULE]
     policy = settings[POLICY]
     needs_amaf = settings[NEEDS_AMAF] != 0
@@ -323,38 +332,50 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
             depth,
             needs_amaf,
         )
-        backup(ti, tf, path, depth, root_color, area - komi, amaf_color, amaf_depth, needs_amaf)
+        backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf)
+        if with_owners:
+            add_owners(pts, meta, owners)
         done += 1
     return done
 
 
+@njit(cache=True, _nrt=False)
+def add_owners(pts, meta, owners):
+    """Add the owners of a finished playout's points into ``owners``: row 0 gets +1 where Black
+    owns the point and -1 where White does, row 1 gets 1 where either does (Tromp-Taylor area
+    ownership: a stone, or an empty region touching one colour only; ``board.area_score``, which
+    ends every playout, leaves each empty point's owner in ``MARK``). Row 1 gives the spread:
+    over n playouts the variance of a point's owner is row1/n - (row0/n)^2."""
+    w = meta[W]
+    size = meta[SIZE]
+    for r in range(1, size + 1):
+        for col in range(1, size + 1):
+            p = r * w + col
+            cp = pts[COLOR, at(p)]
+            if cp == EMPTY:
+                cp = pts[MARK, at(p)] & 3
+            if cp == BLACK:
+                owners[0, at(p)] += 1.0
+                owners[1, at(p)] += 1.0
+            elif cp == WHITE:
+                owners[0, at(p)] -= 1.0
+                owners[1, at(p)] += 1.0
+
+
 @njit(cache=True)
-def owner_counts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts, max_moves, counts):
-    """Run ``n_playouts`` playouts of policy ``policy`` (``playout.playout``'s arguments) and add
-    into ``counts``, for every point, +1 when Black owns it at the end and -1 when White does
-    (Tromp-Taylor area ownership: a stone, or an empty region touching one colour). For
-    dead-stone judgement and ownership maps."""
+def owner_counts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts, max_moves, owners):
+    """Run ``n_playouts`` playouts of policy ``policy`` (``playout.playout``'s arguments) from the
+    position and add their final owners into ``owners`` (``add_owners``): for dead-stone
+    judgement, and the ownership map of a position that was not searched."""
     pts = np.empty_like(pts0)
     meta = np.empty_like(meta0)
     no_amaf = np.zeros(1, dtype=np.int8)
     no_depth = np.zeros(1, dtype=np.int64)
-    w = meta0[W]
-    size = meta0[SIZE]
     for _ in range(n_playouts):
         copy_state(pts0, meta0, pts, meta)
         # judged as if play went on: at the end of a game (two passes, when final_score is asked)
         # a playout that starts with the pass count would stop at once and judge nothing dead
         meta[PASSES] = 0
-        # the playout ends with area_score, which leaves each empty point's owner in MARK
         playout(pts, meta, zobrist, rng, policy, params, patterns, max_moves, no_amaf, no_depth, 0, False)
-        for r in range(1, size + 1):
-            for col in range(1, size + 1):
-                p = r * w + col
-                cp = pts[COLOR, at(p)]
-                if cp == EMPTY:
-                    cp = pts[MARK, at(p)] & 3  # the region's owner, left by area_score
-                if cp == BLACK:
-                    counts[at(p)] += 1
-                elif cp == WHITE:
-                    counts[at(p)] -= 1
+        add_owners(pts, meta, owners)
     return n_playouts

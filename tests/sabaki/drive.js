@@ -16,9 +16,13 @@
 //   per stone, so one colour plays several times in a row; moves become `play`. The tracker
 //   sends the commands of one sync pipelined (Promise.all) and, when the new history shares a
 //   prefix with the engine's, sends `undo`s instead of clear_board (a takeback).
-// - Engine moves: `genmove B`, and `lz-genmove_analyze W 50` (Sabaki prefers it when listed),
+// - Which analysis commands: the first of Sabaki's settings `engines.analyze_commands`
+//   (analyze, kata-analyze, lz-analyze) and `engines.gemove_analyze_commands` (genmove_analyze,
+//   kata-genmove_analyze, lz-genmove_analyze) that list_commands lists (sabaki.js analyzeMove,
+//   generateMove); for goengine, kata-analyze and kata-genmove_analyze.
+// - Engine moves: `genmove B`, and `kata-genmove_analyze W 50` (Sabaki prefers it when listed),
 //   whose move is the `play X` line of the streamed response.
-// - Analysis: `lz-analyze B 50` (colour, interval in centiseconds) queued without awaiting;
+// - Analysis: `kata-analyze B 50` (colour, interval in centiseconds) queued without awaiting;
 //   every line of the streamed response reaches a subscriber; lines starting with `info ` are
 //   parsed as Sabaki parses them (see parseAnalysis). Sabaki stops an analysis by sending
 //   `protocol_version` while the controller is busy (EngineSyncer.sendAbort); a sync started
@@ -42,8 +46,12 @@ const WATCHDOG_MS = 360000
 const MIN_INFO_LINES = 3 // analysis reports to wait for before stopping an analysis
 const REQUIRED_COMMANDS = [
   'protocol_version', 'name', 'version', 'list_commands', 'quit', 'boardsize', 'clear_board',
-  'komi', 'play', 'genmove', 'undo', 'set_free_handicap', 'lz-analyze', 'lz-genmove_analyze'
+  'komi', 'play', 'genmove', 'undo', 'set_free_handicap', 'kata-analyze', 'kata-genmove_analyze',
+  'lz-analyze', 'lz-genmove_analyze'
 ]
+// Sabaki's defaults (src/setting.js): the analysis commands it tries, in order
+const ANALYZE_COMMANDS = ['analyze', 'kata-analyze', 'lz-analyze']
+const GENMOVE_ANALYZE_COMMANDS = ['genmove_analyze', 'kata-genmove_analyze', 'lz-genmove_analyze']
 
 const summary = {ok: false, failures: [], engine: null, steps: {}, transcript: [], stderr_tail: []}
 const t0 = Date.now()
@@ -140,7 +148,8 @@ async function historyOf(nodes, stateTracker) {
 // the line is split at `info`; in each part the trailing run of vertices is the PV (cut at the
 // first pass), the token before it is the `pv` key (Sabaki drops it unseen), the tokens before
 // that are key/value pairs; parts whose move is not a board vertex (pass) are dropped; winrate
-// is a percentage: an integer value is divided by 100, a decimal one multiplied by 100.
+// is a percentage: an integer value is divided by 100, a decimal one multiplied by 100;
+// scoreLead, when present, is a number (`+scoreLead`), shown on the board as the engine sent it.
 
 const VERTEX = /^(pass|[A-Za-z]\d+)$/i
 
@@ -181,7 +190,9 @@ function parseAnalysis(line, board) {
     if (pv.length === 0 || pv[0].toUpperCase() !== fields.move.toUpperCase()) {
       problems.push(`PV does not start with the move ${fields.move}: ${pvTokens.join(' ')}`)
     }
-    variations.push({move: fields.move.toUpperCase(), visits, winrate, order: +fields.order, pv})
+    let scoreLead = fields.scoreLead != null ? +fields.scoreLead : null
+    if (scoreLead != null && !Number.isFinite(scoreLead)) problems.push(`bad scoreLead ${fields.scoreLead}`)
+    variations.push({move: fields.move.toUpperCase(), visits, winrate, scoreLead, order: +fields.order, pv})
   }
   if (parts.length > 0 && variations.length === 0 && problems.length === 0) {
     problems.push('no variation on a board vertex')
@@ -204,7 +215,7 @@ class Syncer {
     this.controller.on('command-sent', ({command, subscribe}) => {
       let text = Command.toString(command)
       summary.transcript.push({at: ms(), sent: text})
-      if (/^(lz-)?(genmove_)?analyze$/.test(command.name) && command.args.length > 0) {
+      if (/^((lz|kata)-)?(genmove_)?analyze$/.test(command.name) && command.args.length > 0) {
         let board = this.board
         subscribe(({line}) => {
           if (line.startsWith('info ')) {
@@ -319,6 +330,10 @@ async function startup(syncer) {
   step.protocol_version = protocol.content
   syncer.commands = list.content.split('\n').map(x => x.trim())
   step.list_commands = syncer.commands.length
+  syncer.analyzeCommand = ANALYZE_COMMANDS.find(x => syncer.commands.includes(x))
+  syncer.genmoveAnalyzeCommand = GENMOVE_ANALYZE_COMMANDS.find(x => syncer.commands.includes(x)) || 'genmove'
+  step.analyze_command = syncer.analyzeCommand
+  step.genmove_analyze_command = syncer.genmoveAnalyzeCommand
   step.errors = responses.filter(r => r.error).map(r => r.content)
   check(step.pipelined === 7, `start-up: ${step.pipelined} commands in flight at once, expected 7`)
   check(step.errors.length === 0, `start-up: error responses ${JSON.stringify(step.errors)}`)
@@ -339,22 +354,22 @@ async function analyze(syncer, color, label, stopBy = null) {
   ;(summary.steps.analyses = summary.steps.analyses || []).push(step)
   syncer.analysisLines = []
   let begin = Date.now()
-  let pending = syncer.queueCommand({name: 'lz-analyze', args: [color, INTERVAL]})
+  let pending = syncer.queueCommand({name: syncer.analyzeCommand, args: [color, INTERVAL]})
   let deadline = Date.now() + 30000
   while (syncer.analysisLines.length < MIN_INFO_LINES && Date.now() < deadline) await sleep(20)
   let stopAt = Date.now()
   let linesAtStop = syncer.analysisLines.length
   let stopResult
   if (stopBy == null) {
-    let response = await withTimeout(syncer.sendAbort(), `${label}: protocol_version after lz-analyze`)
+    let response = await withTimeout(syncer.sendAbort(), `${label}: protocol_version after the analysis`)
     step.stop_response = response && response.content
     check(response != null && !response.error && response.content === '2',
       `${label}: protocol_version sent to stop the analysis answered ${JSON.stringify(response)}`)
   } else {
-    stopResult = await withTimeout(stopBy(), `${label}: sync during lz-analyze`)
+    stopResult = await withTimeout(stopBy(), `${label}: sync during the analysis`)
   }
   step.stop_ms = Date.now() - stopAt
-  let analyzeResponse = await withTimeout(pending, `${label}: lz-analyze response end`)
+  let analyzeResponse = await withTimeout(pending, `${label}: ${syncer.analyzeCommand} response end`)
   step.response_error = !!analyzeResponse.error
   step.analysis_ms = stopAt - begin
   let lines = syncer.analysisLines
@@ -366,7 +381,9 @@ async function analyze(syncer, color, label, stopBy = null) {
   let last = lines.length ? lines[lines.length - 1].parsed.variations : []
   step.variations_last = last.length
   step.best = last.length ? last.reduce((a, b) => (b.visits > a.visits ? b : a)) : null
-  check(!analyzeResponse.error, `${label}: lz-analyze answered an error: ${analyzeResponse.content}`)
+  step.command = syncer.analyzeCommand
+  step.score_leads = lines.every(l => l.parsed.variations.every(v => v.scoreLead != null))
+  check(!analyzeResponse.error, `${label}: ${syncer.analyzeCommand} answered an error: ${analyzeResponse.content}`)
   check(lines.length >= MIN_INFO_LINES, `${label}: ${lines.length} info lines in 30 s, expected ${MIN_INFO_LINES}`)
   check(step.problems.length === 0, `${label}: unparsable info lines: ${step.problems.join('; ')}`)
   check(lines.every(l => l.parsed.variations.length > 0), `${label}: an info line without a variation`)
@@ -411,26 +428,29 @@ async function session(syncer) {
   check(JSON.stringify(tracked[tracked.length - 1]) === JSON.stringify({name: 'play', args: ['B', move]}),
     'the state tracker did not record the genmove')
 
-  // lz-genmove_analyze for White, as Sabaki's generateMove does when the engine lists it.
+  // kata-genmove_analyze for White, as Sabaki's generateMove does when the engine lists it.
   syncer.playLines = []
+  syncer.analysisLines = []
   syncer.board = boardOf(nodes)
   begin = Date.now()
-  let genAnalyze = await withTimeout(
-    syncer.queueCommand({name: 'lz-genmove_analyze', args: ['W', INTERVAL]}),
-    'lz-genmove_analyze W'
-  )
+  let genName = syncer.genmoveAnalyzeCommand
+  let genAnalyze = await withTimeout(syncer.queueCommand({name: genName, args: ['W', INTERVAL]}), `${genName} W`)
   let playLine = syncer.playLines[0] || ''
   let wMove = playLine.slice('play '.length).trim().toUpperCase()
   summary.steps.genmove_analyze = {
-    move: wMove, ms: Date.now() - begin, error: !!genAnalyze.error, play_lines: syncer.playLines.length
+    command: genName, move: wMove, ms: Date.now() - begin, error: !!genAnalyze.error,
+    play_lines: syncer.playLines.length, info_lines: syncer.analysisLines.length,
+    problems: [...new Set(syncer.analysisLines.flatMap(l => l.parsed.problems))].slice(0, 10)
   }
-  check(!genAnalyze.error, `lz-genmove_analyze W answered an error: ${genAnalyze.content}`)
-  check(syncer.playLines.length === 1, `lz-genmove_analyze: ${syncer.playLines.length} play lines`)
-  check(legalOn(boardOf(nodes), -1, wMove), `lz-genmove_analyze W played ${wMove}, not a legal move here`)
+  check(!genAnalyze.error, `${genName} W answered an error: ${genAnalyze.content}`)
+  check(syncer.playLines.length === 1, `${genName}: ${syncer.playLines.length} play lines`)
+  check(syncer.analysisLines.length >= 1, `${genName}: no info line before the move`)
+  check(summary.steps.genmove_analyze.problems.length === 0, `${genName}: unparsable info lines`)
+  check(legalOn(boardOf(nodes), -1, wMove), `${genName} W played ${wMove}, not a legal move here`)
   await sleep(50) // the tracker records the move after the response (a microtask chain)
   tracked = syncer.stateTracker.state.history
   check(JSON.stringify(tracked[tracked.length - 1]) === JSON.stringify({name: 'play', args: ['W', wMove]}),
-    `the state tracker did not record the lz-genmove_analyze move: ${JSON.stringify(tracked.slice(-1))}`)
+    `the state tracker did not record the ${genName} move: ${JSON.stringify(tracked.slice(-1))}`)
   nodes.push({W: [wMove]})
   check(await syncer.boardMatches(boardOf(nodes), 'after the engine moves'), 'board after the engine moves')
 
@@ -448,7 +468,7 @@ async function session(syncer) {
   await analyze(syncer, 'W', 'analysis W')
 
   // The next command after an analysis gets its own answer.
-  let known = await withTimeout(syncer.queueCommand({name: 'known_command', args: ['lz-analyze']}), 'known_command')
+  let known = await withTimeout(syncer.queueCommand({name: 'known_command', args: ['kata-analyze']}), 'known_command')
   check(!known.error && known.content === 'true', `known_command after the analysis answered ${JSON.stringify(known)}`)
 
   // Analysis again, stopped the way a click on the board stops it: a sync whose abort is not
