@@ -15,6 +15,7 @@ $(BIN)/python:
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	$(BIN)/goengine --compile
 	touch $@
 
 install: $(VENV)/.installed

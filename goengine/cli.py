@@ -3,7 +3,8 @@
 Everything a user tunes is an option; ``goengine --help`` lists them. Logs go to stderr; stdout
 carries GTP responses only. The kernels are loaded (or, the first time, compiled) on a thread
 at start-up, so ``name``, ``protocol_version`` and ``list_commands`` answer at once and the first
-``genmove`` is not spent compiling.
+``genmove`` is not spent compiling; ``goengine --compile`` does that ahead, and exits (``make
+install`` runs it).
 """
 
 from __future__ import annotations
@@ -85,6 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--verbose", "-v", action="count", default=1, help="more on stderr")
     parser.add_argument("--quiet", "-q", action="store_true", help="nothing on stderr but errors")
     parser.add_argument(
+        "--compile",
+        action="store_true",
+        help="compile every kernel a game uses into the disk cache (about a minute the first time), then exit",
+    )
+    parser.add_argument(
         "--random-game",
         action="store_true",
         help="print one uniformly random game and exit (a look at the board and the playouts)",
@@ -136,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from goengine.engine import Engine, warm_up
     from goengine.gtp import serve
+
+    if args.compile:
+        warm_up(lambda text: print(text, file=sys.stderr, flush=True))
+        return 0
 
     warm = threading.Thread(target=warm_up, args=(log,), name="warm-up", daemon=True)
     warm.start()

@@ -1,0 +1,40 @@
+"""``goengine --compile``: the kernels compiled into the disk cache ahead of the first game, with
+a word on stderr while it happens and nothing on stdout; a second run, and an engine started
+afterwards, find them cached and announce no compile. Run on an empty cache of its own
+(``GOENGINE_CACHE_DIR``), so it compiles for real: about a minute, hence ``slow``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+COMPILING = "compiling the kernels once"
+
+
+def goengine(cache, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["GOENGINE_CACHE_DIR"] = str(cache)
+    return subprocess.run(
+        [sys.executable, "-m", "goengine", *args], input=stdin, capture_output=True, text=True, env=env, timeout=900
+    )
+
+
+@pytest.mark.slow
+def test_compile_fills_an_empty_cache_and_later_starts_use_it(tmp_path):
+    cold = goengine(tmp_path, "--compile")
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stdout == ""
+    assert COMPILING in cold.stderr and "kernels ready in" in cold.stderr
+    assert any(tmp_path.rglob("*.nbi")) and any(tmp_path.rglob("*.nbc"))
+
+    warm = goengine(tmp_path, "--compile")
+    assert warm.returncode == 0 and warm.stdout == ""
+    assert COMPILING not in warm.stderr and "kernels ready in" in warm.stderr
+
+    game = goengine(tmp_path, "--playouts", "50", stdin="boardsize 9\ngenmove b\nquit\n")
+    assert game.returncode == 0, game.stderr
+    assert COMPILING not in game.stderr
+    assert game.stdout.startswith("=\n\n= ")  # GTP answers only
