@@ -23,7 +23,7 @@ import numbers
 import re
 from dataclasses import dataclass, field, fields, replace
 
-from goengine import policies, priors, rules
+from goengine import dynkomi, policies, priors, rules
 from goengine.kernels.tree import BYTES_PER_NODE
 from goengine.registry import format_number
 
@@ -156,6 +156,7 @@ CHOSEN: tuple[Chosen, ...] = (
     Chosen("rule", "params", rules.RULES, "selection_rule", "--rule", "--param"),
     Chosen("playout", "playout_params", policies.POLICIES, "playout_policy", "--playout", "--playout-param"),
     Chosen("prior", "prior_params", priors.PRIORS, "prior_knowledge", "--prior", "--prior-param"),
+    Chosen("dynkomi", "dynkomi_params", dynkomi.DYNKOMI, "dynamic_komi", "--dynkomi", "--dynkomi-param"),
 )
 CHOSEN_BY_FIELD = {c.field: c for c in CHOSEN}
 
@@ -168,6 +169,8 @@ class SearchConfig:
     name (``goengine.rules``, ``goengine.policies``, ``goengine.priors``), each with its parameter
     overrides (``params``, ``playout_params``, ``prior_params``: sorted ``(name, number)`` pairs;
     a parameter's words and named values are read and stored as its name and number).
+    ``dynkomi``, ``dynkomi_params``: the dynamic komi of the engine's moves (``goengine.dynkomi``),
+    chosen the same way; the engine, not the kernels, applies it.
     ``playouts`` and ``seconds``: the budget per move; when both are given the search stops at
     whichever comes first; with neither, DEFAULT_PLAYOUTS. A game clock (GTP time settings)
     replaces ``seconds`` with the time it allows for the move. ``threads``: one tree per thread
@@ -190,6 +193,8 @@ class SearchConfig:
     playout_params: tuple[tuple[str, float], ...] = ()
     prior: str = priors.DEFAULT_PRIOR
     prior_params: tuple[tuple[str, float], ...] = ()
+    dynkomi: str = dynkomi.DEFAULT_DYNKOMI
+    dynkomi_params: tuple[tuple[str, float], ...] = ()
     playouts: int | None = None
     seconds: float | None = None
     threads: int = 1
@@ -226,13 +231,13 @@ class SearchConfig:
     def describe(self) -> str:
         """The rule, policy and prior with every parameter, for logs and records."""
         parts = [c.registry.describe(getattr(self, c.field), getattr(self, c.params_field)) for c in CHOSEN]
-        return f"{parts[0]}; playout {parts[1]}; prior {parts[2]}"
+        return f"{parts[0]}; playout {parts[1]}; prior {parts[2]}; dynamic komi {parts[3]}"
 
     def keeps_trees_of(self, other: SearchConfig) -> bool:
         """Whether a search configured as ``other`` may keep its trees under this configuration:
-        they differ only in settings that do not change how trees are built (the budget and
-        the resignation rule)."""
-        keep = {s.key for s in SETTINGS if s.keeps_tree}
+        they differ only in settings that do not change how trees are built (the budget, the
+        resignation rule, the dynamic komi, which changes from move to move anyway)."""
+        keep = {s.key for s in SETTINGS if s.keeps_tree} | {"dynkomi", "dynkomi_params"}
         return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self) if f.name not in keep)
 
 

@@ -9,17 +9,19 @@ stops a search, ``principal_variation`` reads the tree, ``configure`` / ``config
 settings, ``describe`` the start-up line and ``warm_up`` loads the kernels. Nothing above this
 module imports ``goengine.search`` or the kernels (an import-linter contract).
 
-Reading guide: ``genmove`` (``budget``: the settings limited by the clock -> ``Search.run`` ->
-``decide`` -> play the move), then ``final_score`` and ``final_status``, which judge dead stones by
-playouts (``ownership``).
+Reading guide: ``genmove`` (``budget``: the settings limited by the clock, ``extra_komi``: the
+dynamic komi -> ``Search.run`` -> ``decide`` -> play the move), then ``final_score`` and
+``final_status``, which judge dead stones by playouts (``ownership``).
 
 The move decision, all of it in ``decide``: when the opponent has just passed, the engine passes
 back only if the Tromp-Taylor count of the board as it stands already wins, the stricter test:
 ending the game never rests on stones it merely believes dead. It resigns when the most visited
 move's win rate is under ``resign_threshold`` after ``resign_min_visits`` root visits (or half the
-playout budget when that is less). Otherwise it plays the most visited move, a pass included when
-the search likes it best (every other move looks no better). In clean-up (``kgs-genmove_cleanup``)
-it never passes, for either reason, while the opponent has dead stones left to capture.
+playout budget when that is less), unless the search played against a dynamic komi that made its
+task harder (``goengine.dynkomi``: its win rates are then against more than the real komi).
+Otherwise it plays the most visited move, a pass included when the search likes it best (every
+other move looks no better). In clean-up (``kgs-genmove_cleanup``) it never passes, for either
+reason, while the opponent has dead stones left to capture.
 
 Dead stones: after ``OWNERSHIP_PLAYOUTS`` playouts from the position, a chain that ended mostly
 in the opponent's area is dead; seki is recognised from shared liberties (``chain_status``).
@@ -35,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from goengine import coords, movemodel, time_control
+from goengine import coords, dynkomi, movemodel, time_control
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, parse_color
 from goengine.config import Budget, EngineConfig, SearchConfig, check_board_size
 from goengine.search import MoveStats, Search, SearchResult
@@ -138,6 +140,8 @@ class Engine:
         self.clocks = {BLACK: Clock(), WHITE: Clock()}
         self.overhead = 0.0  # the most a move has cost beyond its search (charge_clock)
         self.last_result: SearchResult | None = None  # the last move's search (charge_clock)
+        # per colour, the extra komi of the engine's last move and the win rate its search found
+        self._dynkomi: dict[int, tuple[float, float]] = {}
 
     @property
     def config(self) -> EngineConfig:
@@ -192,6 +196,7 @@ class Engine:
         self._undo.clear()
         self.handicap = []
         self.setup_stones = []
+        self._dynkomi = {}
         self._start_clocks()
 
     def clear(self) -> None:
@@ -303,14 +308,41 @@ class Engine:
         board = self.board.copy()
         board.to_move = c
         budget = self.budget(c, board)
+        extra = self.extra_komi(c)
         result = self.search.run(
-            board, self.komi, budget, callback=callback, callback_interval=callback_interval, ownership=ownership
+            board,
+            self.komi,
+            budget,
+            callback=callback,
+            callback_interval=callback_interval,
+            ownership=ownership,
+            extra_komi=extra,
         )
+        self._dynkomi[c] = (extra, result.winrate)
         decision = self.decide(board, result, budget, cleanup)
         self.last_result = result
         if commit and decision.move != RESIGN:
             self.play(c, decision.move)
         return decision
+
+    @property
+    def handicap_stones(self) -> int:
+        """The game's handicap stones: those of ``fixed_handicap``/``set_free_handicap``, or set-up
+        stones that are all Black (an SGF handicap game's AB), else 0."""
+        if self.handicap:
+            return len(self.handicap)
+        stones = self.setup_stones
+        return len(stones) if len(stones) >= 2 and all(c == BLACK for c, _ in stones) else 0
+
+    def extra_komi(self, color: int) -> float:
+        """The dynamic komi the search of ``color``'s next move plays against (``goengine.dynkomi``:
+        the settings' mode, the handicap, the moves played, and the engine's last move)."""
+        config = self.search.config
+        last_extra, last_winrate = self._dynkomi.get(color, (None, None))
+        state = dynkomi.GameState(
+            self.size, self.handicap_stones, len(self.board.moves), color, last_extra, last_winrate
+        )
+        return dynkomi.extra_komi(config.dynkomi, config.dynkomi_params, state)
 
     def decide(self, board: Board, result: SearchResult, budget: Budget, cleanup: bool = False) -> Decision:
         """The move to play in ``board`` (its side to move) after ``result``, a search on
@@ -326,7 +358,12 @@ class Engine:
             move, reason = PASS, "the opponent passed and passing wins on the area count"
         elif best is None:
             move, reason = PASS, "no move searched"
-        elif config.resign_threshold > 0 and result.visits >= resign_visits and best.winrate < config.resign_threshold:
+        elif (
+            config.resign_threshold > 0
+            and result.visits >= resign_visits
+            and best.winrate < config.resign_threshold
+            and sign * result.extra_komi <= 0  # not while a dynamic komi makes our task harder
+        ):
             return Decision(RESIGN, f"best win rate {best.winrate:.3f} is under {config.resign_threshold}", result)
         else:
             move, reason = best.move, "most visited"

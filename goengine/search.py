@@ -76,6 +76,7 @@ class SearchResult:
     playouts: int = 0
     seconds: float = 0.0
     nodes: int = 0
+    extra_komi: float = 0.0  # the dynamic komi the playouts were judged with, on top of the game's
 
     @property
     def best(self) -> MoveStats | None:
@@ -124,6 +125,8 @@ class KernelSettings:
         rows = {"rule": ksearch.RULE_PARAMS, "playout": ksearch.POLICY_PARAMS, "prior": ksearch.PRIOR_PARAMS}
         slots = {"rule": ksearch.RULE, "playout": ksearch.POLICY, "prior": ksearch.PRIOR}
         for chosen in CHOSEN:
+            if chosen.field not in slots:
+                continue  # chosen in Python (the dynamic komi), not in the kernels
             name = getattr(config, chosen.field)
             settings[slots[chosen.field]] = chosen.registry[name].id
             params[rows[chosen.field]] = chosen.registry.array(name, getattr(config, chosen.params_field))
@@ -271,9 +274,13 @@ class Search:
         callback=None,
         callback_interval: float = 1.0,
         ownership: bool = False,
+        extra_komi: float = 0.0,
     ) -> SearchResult:
         """Search the position for the side to move until ``budget`` is spent (its playouts or its
         seconds, whichever runs out first; at least one batch of iterations when it allows any).
+        The playouts are judged with ``komi + extra_komi`` (the dynamic komi, ``goengine.dynkomi``);
+        the trees are kept from search to search when only ``extra_komi`` changed, as Pachi keeps
+        them, and the scores they sum count no komi at all (``kernels.tree``'s SCORE).
 
         ``callback(result)`` is called about every ``callback_interval`` seconds with the current
         root statistics (for analysis output); it may call ``interrupt``. With ``ownership`` the
@@ -303,7 +310,7 @@ class Search:
                 self.trees[k],
                 board,
                 root_meta,
-                komi,
+                komi + extra_komi,
                 seen,
                 cap,
                 shares[k],
@@ -322,17 +329,18 @@ class Search:
         result = self.result()
         result.playouts = sum(int(t.ti[kt.VISITS, 0]) for t in self.trees) - before
         result.seconds = time.perf_counter() - start
+        result.extra_komi = extra_komi
         return result
 
     def _run_thread(
-        self, tree, board, root_meta, komi, seen, cap, share, deadline, reports, callback, interval, owners
+        self, tree, board, root_meta, judged_komi, seen, cap, share, deadline, reports, callback, interval, owners
     ):
         done = 0
         next_report = time.perf_counter() + interval
         batch = max(1, int(self.config.batch))
         if board.size > 13:
             batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
-        settings, params = self.kernel.for_position(komi, cap, True)
+        settings, params = self.kernel.for_position(judged_komi, cap, True)
         settings[ksearch.OWNERSHIP] = int(owners)
         work = ksearch.new_workspace(board.pts.shape[1])
         while not self._interrupt:

@@ -147,7 +147,10 @@ def test_parameters_are_stored_by_name_and_number_whatever_was_given():
     assert config.rule == "rave"
     assert config.params == (("k", 500.0), ("schedule", 0.0))
     assert with_setting(config, "hand_schedule_equivalence_k", "700").params == (("k", 700.0), ("schedule", 0.0))
-    assert config.describe() == "rave schedule=hand-selected k=500 b=0.01 c=0; playout uniform; prior none"
+    assert config.describe() == (
+        "rave schedule=hand-selected k=500 b=0.01 c=0; playout uniform; prior none; "
+        "dynamic komi linear black_value=7 white_value=7 moves=200"
+    )
     # a new rule starts from its own defaults
     assert with_setting(config, "rule", "ucb1").params == ()
 
@@ -162,10 +165,11 @@ def test_the_page_lists_every_setting_with_words_and_values_formatted_once():
     assert rows["start_from_one_win_one_loss"].flag and rows["start_from_one_win_one_loss"].value == "1"
     for row in rows.values():  # GoGui shows the key capitalised, "_" as spaces: words, not letters
         assert len(row.key) > 3 and re.fullmatch(r"[A-Za-z0-9_]+", row.key), row.key
-    assert len(rows) == len(SETTINGS) + len(CHOSEN) + 2
+    assert rows["dynamic_komi"].choices == ("none", "linear", "adaptive")
+    assert len(rows) == len(SETTINGS) + len(CHOSEN) + 2 + 3  # beta-mean-ucb's 2, linear's 3
     heavy = {row.key for row in page(SearchConfig(rule="ucb1", playout="heavy", prior="heuristic"))}
     assert {"nakade_vital_point", "read_ladders", "capture_visits", "near_last_move_visits"} <= heavy
-    assert len(heavy) == len(SETTINGS) + len(CHOSEN) + 1 + 8 + 7
+    assert len(heavy) == len(SETTINGS) + len(CHOSEN) + 1 + 8 + 7 + 3
 
 
 def test_a_budget_change_keeps_the_tree_and_any_other_change_starts_afresh():

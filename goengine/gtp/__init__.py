@@ -91,9 +91,10 @@ class GtpEngine(Protocol):
     def _log_decision(self, color: int, decision: Decision) -> None:
         result = decision.search
         summary = ", ".join(f"{self.vertex_text(s.move)} {s.visits} {s.winrate:.3f}" for s in result.stats[:5])
+        extra = f", extra komi {result.extra_komi:g}" if result.extra_komi else ""
         self.log(
             f"{'B' if color == BLACK else 'W'} {self.vertex_text(decision.move)} ({decision.reason}); "
-            f"{result.playouts} playouts in {result.seconds:.2f} s, {result.nodes} nodes; {summary}"
+            f"{result.playouts} playouts in {result.seconds:.2f} s, {result.nodes} nodes{extra}; {summary}"
         )
 
 

@@ -186,9 +186,12 @@ class AnalysisCommands(CommandGroup):
             )
         if request.root_info:
             lead = score_text(sign * (result.mean_area - komi))
+            # the dynamic komi of a move of the game (kata-genmove_analyze), which the win rates
+            # are against: a field of our own, written only when there is one
+            extra = f" extraKomi {result.extra_komi:.1f}" if result.extra_komi else ""
             parts.append(
                 f"rootInfo visits {result.visits} winrate {result.root_winrate:.6f} "
-                f"scoreMean {lead} scoreSelfplay {lead} scoreLead {lead}"
+                f"scoreMean {lead} scoreSelfplay {lead} scoreLead {lead}{extra}"
             )
         if request.ownership or request.ownership_stdev:
             mean, stdev = self.engine.search_ownership()
