@@ -269,6 +269,16 @@ class Board:
         board._seen = {board.hash}
         return board
 
+    @classmethod
+    def from_stones(cls, size: int, stones: list[tuple[int, int]], to_move: int | str = BLACK) -> Board:
+        """A board holding ``stones`` (``(color, point)``) as its starting position (set-up or
+        handicap stones; the history starts here); ValueError as ``from_ascii``."""
+        diagram = [["."] * size for _ in range(size)]
+        for color, p in stones:
+            r, c = coords.row_col(size, p)
+            diagram[r][c] = "X" if color == BLACK else "O"
+        return cls.from_ascii("\n".join("".join(row) for row in diagram), to_move=to_move)
+
     def __str__(self) -> str:
         """The diagram ``from_ascii`` reads: rows top first, ``X``/``O``/``.`` separated by spaces."""
         return "\n".join(

@@ -115,16 +115,6 @@ def fixed_handicap_points(size: int, n: int) -> list[int]:
     return [coords.point(size, size - row, col - 1) for col, row in layout]
 
 
-def board_of(size: int, stones: list[tuple[int, int]], to_move: int = BLACK) -> Board:
-    """A board holding ``stones`` (``(color, point)``) as its starting position; ValueError when a
-    chain would have no liberty (``Board.from_ascii``)."""
-    diagram = [["."] * size for _ in range(size)]
-    for color, p in stones:
-        r, c = coords.row_col(size, p)
-        diagram[r][c] = "X" if color == BLACK else "O"
-    return Board.from_ascii("\n".join("".join(row) for row in diagram), to_move=to_move)
-
-
 class Engine:
     """A game in progress and the engine's view of it."""
 
@@ -215,7 +205,7 @@ class Engine:
             raise BadStones("a point is given twice")
         if any(p == PASS or not coords.on_board(self.size, p) for p in points):
             raise BadStones("a stone is not on the board")
-        self.board = board_of(self.size, stones, to_move)
+        self.board = Board.from_stones(self.size, stones, to_move)
         self._undo.clear()
         self.setup_stones = list(stones)
 
@@ -519,7 +509,7 @@ class Engine:
         dead = set(self.dead_stones())
         if dead:
             alive = [(board.color_at(p), p) for p in board.points() if board.color_at(p) != EMPTY and p not in dead]
-            board = board_of(self.size, alive)
+            board = Board.from_stones(self.size, alive)
         return board.area_score() - self.komi
 
 

@@ -7,6 +7,7 @@
     python scripts/match.py --sprt 0,50 --games 400 --out results/sprt  # stop when the test decides
     python scripts/match.py --tournament --config a=... --config b=... --opponent gnugo=... --out results/rr
     python scripts/match.py ... --time 60+5x3                          # under a clock
+    python scripts/match.py ... --handicap 4 --komi 0.5 --engine-color black  # goengine takes 4 stones
     python scripts/match.py ... --cluster tcp://127.0.0.1:8786         # on a Dask cluster
     python scripts/match.py --report --markdown --out results/seed000  # the table of a folder, no play
     python scripts/match.py --report --sgf --out results/seed000       # and each game's SGF, from its record
@@ -26,6 +27,9 @@ accepts H0 or H1 (``goengine.lab.sprt``); ``--games`` is then the cap. ``--tourn
 pair among the configurations and the ``--opponent`` engines (``NAME=COMMAND``, repeatable), each
 pair in ``OUT/pairs/A-vs-B/``, and fits one Elo scale to all of it, anchored on ``--anchor``
 (``goengine.lab.ratings``). ``--time`` plays under a clock (``goengine.lab.referee_clock``).
+``--handicap N`` gives Black GTP's fixed handicap of N stones (both engines place them; White
+moves first); ``--engine-color black`` or ``white`` keeps goengine on one side in every game,
+since a handicap game's sides are not alike.
 
 The engine's seed for game i is ``--seed + i`` (it is part of the command line in the record).
 A folder never mixes games of another engine version (commit) into a configuration unless
@@ -47,7 +51,7 @@ from goengine.lab.ratings import Result, rate
 from goengine.lab.records import append_record, load_records
 from goengine.lab.referee import GNUGO
 from goengine.lab.referee_clock import TimeControl
-from goengine.lab.schedule import Pairing, Player, Runner, pending
+from goengine.lab.schedule import ENGINE_COLORS, Pairing, Player, Runner, pending
 from goengine.lab.sprt import CONTINUE, Sprt
 from goengine.lab.stats import engine_version, score, summarize
 
@@ -81,6 +85,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=4, help="games per configuration or pair; the cap with --sprt")
     p.add_argument("--size", type=int, default=9, help="board size (default 9)")
     p.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
+    p.add_argument(
+        "--handicap",
+        type=int,
+        default=0,
+        metavar="N",
+        help="GTP's fixed handicap of N stones for Black, White moving first (default 0; give --komi 0.5 as usual)",
+    )
+    p.add_argument(
+        "--engine-color",
+        choices=ENGINE_COLORS,
+        default="alternate",
+        help="goengine's colour: alternate (Black in even-numbered games; the default), black or white in every game",
+    )
     p.add_argument("--playouts", type=int, default=None, help="playouts per move for goengine")
     p.add_argument("--seconds", type=float, default=None, help="seconds per move for goengine")
     p.add_argument("--time", default=None, metavar="MAIN[+BYOxPERIODS|+BYO/MOVES]", help="a clock for both sides")
@@ -201,11 +218,14 @@ def mismatches(pairings: list[Pairing], records: list[dict], args: argparse.Name
             problems.add(f"{name}: played as {shlex.join(_settings(engine))!r}, now {pairing.engine.command!r}")
         if _settings(opponent) != _settings(pairing.opponent.command_for(0)):
             problems.add(f"{name}: opponent was {opponent!r}, now {pairing.opponent.command!r}")
-        if r["size"] != args.size or r["komi"] != args.komi:
+        if r["size"] != args.size or r["komi"] != args.komi or r.get("handicap", 0) != args.handicap:
             problems.add(
-                f"{name}: played on {r['size']}x{r['size']} komi {r['komi']:g}, "
-                f"now {args.size}x{args.size} komi {args.komi:g}"
+                f"{name}: played on {r['size']}x{r['size']} komi {r['komi']:g} handicap {r.get('handicap', 0)}, "
+                f"now {args.size}x{args.size} komi {args.komi:g} handicap {args.handicap}"
             )
+        black = r["index"] % 2 == 0 if args.engine_color == "alternate" else args.engine_color == "black"
+        if r["engine_black"] != black:
+            problems.add(f"{name}: goengine played {'black' if r['engine_black'] else 'white'} in game {r['index']}")
         if r.get("time") != (TimeControl.parse(args.time).describe() if args.time else None):
             problems.add(f"{name}: played with clock {r.get('time')}, now {args.time}")
         if not r.get("void"):
@@ -435,8 +455,10 @@ def run(args: argparse.Namespace, out: Path) -> int:
             records,
             args.games,
             args.seed,
+            engine_color=args.engine_color,
             size=args.size,
             komi=args.komi,
+            handicap=args.handicap,
             timeout=args.timeout,
             time_control=clock,
             time_left=not args.no_time_left,

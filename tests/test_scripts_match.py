@@ -39,6 +39,8 @@ from match_harness import (
     table_rows,
 )
 
+from goengine import coords
+from goengine.board import BLACK, WHITE, Board
 from goengine.lab.records import append_record, load_records
 
 
@@ -89,6 +91,57 @@ def test_short_match_against_gnugo(tmp_path):
     rows = table_rows(result.stdout)
     assert len(rows) == 1 and rows[0].split()[:2] == ["default", "2"]
     assert (out / "winrate.png").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.gnugo
+@pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go not installed at {GNUGO}")
+def test_a_handicap_match_against_gnugo(tmp_path):
+    """Two stones for goengine (Black in every game) against GNU Go: both engines place GTP's
+    fixed stones, White moves first, the referee's board and the SGF (HA, AB) start from them."""
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "2", "--playouts", "100", "--opponent", GNUGO_LEVEL0, "--jobs", "2", "--no-plot"),
+        *("--handicap", "2", "--komi", "0.5", "--engine-color", "black"),
+        timeout=170,
+    )
+    assert result.returncode == 0, result.stderr
+    records = sorted(records_of(out), key=lambda r: r["index"])
+    assert [r["engine_black"] for r in records] == [True, True]
+    for r in records:
+        assert r["void"] is None, r["void"]
+        assert (r["handicap"], sorted(r["handicap_stones"]), r["komi"]) == (2, ["C3", "G7"], 0.5)
+        assert r["moves"][0].startswith("W ")  # White moves first
+        # the moves are a legal game from the stones (the referee checked each on such a board)
+        board = Board.from_stones(9, [(BLACK, coords.from_gtp(9, v)) for v in r["handicap_stones"]], WHITE)
+        for move in r["moves"]:
+            letter, vertex = move.split()
+            board.play(BLACK if letter == "B" else WHITE, vertex)
+        game = load_sgf(r["sgf"])
+        root = game.get_root()
+        assert root.get("HA") == 2 and sorted(root.get("AB")) == [(2, 2), (6, 6)]
+        settings = r["black"]["settings"]
+        assert settings["dynamic_komi"] == "linear"
+    # resuming as another colour or with another handicap would mix games: refused
+    base = ("--games", "2", "--playouts", "100", "--opponent", GNUGO_LEVEL0, "--no-plot", "--komi", "0.5")
+    for changed in (("--handicap", "2", "--engine-color", "alternate"), ("--handicap", "3", "--engine-color", "black")):
+        again = run_match(out, *base, *changed, timeout=60)
+        assert again.returncode == 2 and "played" in again.stderr, again.stderr
+
+
+@pytest.mark.slow
+def test_engines_that_cannot_place_a_handicap_void_the_game(tmp_path, fake):
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "1", "--jobs", "1", "--no-plot", "--max-voids", "1", "--handicap", "2"),
+        *("--engine", fake(), "--opponent", fake("--name", "opp")),
+    )
+    records = records_of(out)
+    assert records and all(r["void"] for r in records)
+    assert "fixed_handicap" in records[0]["void"] or "unknown command" in records[0]["void"], records[0]["void"]
+    assert result.returncode != 0 or "void" in result.stderr
 
 
 @pytest.mark.slow

@@ -57,11 +57,12 @@ def record_moves(record: dict) -> list[tuple[int, int]]:
 
 def sgf_text(record: dict) -> str:
     """The SGF of a finished (non-void) game from its record as ``games.jsonl`` stores it: size,
-    komi, the moves, ``PB``/``PW`` (each engine's GTP name and version), ``RE``, ``DT`` (the day it
-    started), ``GN`` (``CONFIG#INDEX``) and a comment with both command lines, the configuration,
-    game and attempt, how it ended, both engines' ``final_score`` and their settings (records
-    older than ``goengine-params`` have none, and the comment then has no settings line).
-    ValueError for a void game; KeyError for a record without one of these fields."""
+    komi, the handicap stones (AB and HA, when the game had them), the moves, ``PB``/``PW`` (each
+    engine's GTP name and version), ``RE``, ``DT`` (the day it started), ``GN``
+    (``CONFIG#INDEX``) and a comment with both command lines, the configuration, game and
+    attempt, how it ended, both engines' ``final_score`` and their settings (records older than
+    ``goengine-params`` have none, and the comment then has no settings line). ValueError for a
+    void game; KeyError for a record without one of these fields."""
     if record.get("void"):
         raise ValueError(f"game {game_key(record)} is void: it has no moves to show ({record['void']})")
     settings = "".join(
@@ -69,10 +70,13 @@ def sgf_text(record: dict) -> str:
         for side in ("black", "white")
         if record[side].get("settings")
     )
+    handicap = [(BLACK, coords.from_gtp(record["size"], v)) for v in record.get("handicap_stones", ())]
     return sgf.dumps(
         record["size"],
         record["komi"],
         record_moves(record),
+        setup=handicap,
+        handicap=len(handicap),
         names=(
             f"{record['black']['name']} {record['black']['version']}".strip(),
             f"{record['white']['name']} {record['white']['version']}".strip(),

@@ -15,6 +15,11 @@ compared with both engines' ``final_score`` (a disagreement is recorded). An eng
 parameters), which go into the record and the SGF comment; every engine's GTP ``version`` goes
 there too (goengine's names its commit: ``goengine.version``).
 
+A handicap game (``GameSpec.handicap``) sends ``fixed_handicap N`` to both engines, checks that
+they placed the same stones (GTP 2 fixes the layout), starts the referee's board from them, and
+lets White move first; the record keeps the number and the points (``handicap``,
+``handicap_stones``) and the SGF has them as HA and AB.
+
 Under a time control (``GameSpec.time_control``, ``lab.referee_clock``) both engines are told it before
 the game, each ``genmove`` is preceded by ``time_left`` (unless ``time_left`` is off, as
 gogui-twogtp plays), the referee's own clock is charged the command's round trip, and a fallen
@@ -52,6 +57,7 @@ class GameSpec:
     engine_black: bool
     size: int = 9
     komi: float = 7.5
+    handicap: int = 0  # GTP's fixed handicap stones for Black (White then moves first)
     timeout: float = 120.0  # seconds for one GTP command (a genmove included)
     max_moves: int = 0  # 0: 3 x points
     sgf_dir: str = ""
@@ -117,6 +123,24 @@ def _parse_score(text: str) -> float | None:
     return None
 
 
+class HandicapMismatch(GtpClientError):
+    """The engines placed different fixed handicap stones (GTP 2 fixes the layout)."""
+
+
+def _place_handicap(engines: dict[int, GtpClient], spec: GameSpec) -> list[int]:
+    """``fixed_handicap N`` sent to both engines (each places the stones on its own board, as
+    gogui-twogtp does); the points, which both must have chosen alike."""
+    placed = {}
+    for color, client in engines.items():
+        answer = client.send(f"fixed_handicap {spec.handicap}")
+        placed[color] = sorted(coords.from_gtp(spec.size, v) for v in answer.split())
+    if placed[BLACK] != placed[WHITE] or len(placed[BLACK]) != spec.handicap:
+        raise HandicapMismatch(
+            f"fixed_handicap {spec.handicap}: black placed {placed[BLACK]}, white placed {placed[WHITE]}"
+        )
+    return placed[BLACK]
+
+
 def play_game(spec: GameSpec) -> dict:
     """Referee one game; the record says who won and how, or that the game is void."""
     started = datetime.now(UTC).isoformat(timespec="seconds")
@@ -137,6 +161,7 @@ def play_game(spec: GameSpec) -> dict:
         "white_command": commands[WHITE],
         "size": spec.size,
         "komi": spec.komi,
+        "handicap": spec.handicap,
         "time": spec.time_control.describe() if spec.time_control else None,
         "time_left": spec.time_left if spec.time_control else None,
         "started": started,
@@ -161,6 +186,11 @@ def play_game(spec: GameSpec) -> dict:
                     with contextlib.suppress(GtpError):  # an engine without clocks plays on; ours still runs
                         client.send(command)
         color = BLACK
+        if spec.handicap:
+            stones = _place_handicap(engines, spec)
+            record["handicap_stones"] = [coords.to_gtp(spec.size, p) for p in stones]
+            board = Board.from_stones(spec.size, [(BLACK, p) for p in stones], WHITE)
+            color = WHITE
         while not board.is_over and len(board.moves) < max_moves:
             letter = "b" if color == BLACK else "w"
             if spec.time_control and spec.time_left:

@@ -21,6 +21,8 @@ from pathlib import Path
 from goengine.lab.records import finished_keys, void_counts
 from goengine.lab.referee import GameSpec, play_game
 
+ENGINE_COLORS = ("alternate", "black", "white")
+
 
 @dataclass(frozen=True)
 class Player:
@@ -59,10 +61,21 @@ class Pairing:
     meta: tuple[tuple[str, object], ...] = ()
 
 
-def pending(pairings: Iterable[Pairing], records: list[dict], games: int, seed: int, **spec_fields) -> list[GameSpec]:
+def pending(
+    pairings: Iterable[Pairing],
+    records: list[dict],
+    games: int,
+    seed: int,
+    engine_color: str = "alternate",
+    **spec_fields,
+) -> list[GameSpec]:
     """The games still to play, each with its attempt number (a game void once is retried),
     interleaved by game index so that a run cut short leaves every configuration with as many
-    games as the others. ``spec_fields``: the GameSpec fields every game shares (size, komi, ...)."""
+    games as the others. ``engine_color``: ``alternate`` (the engine Black in even-numbered
+    games), ``black`` or ``white`` (every game; a handicap game's sides are not alike).
+    ``spec_fields``: the GameSpec fields every game shares (size, komi, handicap, ...)."""
+    if engine_color not in ENGINE_COLORS:
+        raise ValueError(f"engine colour must be one of {', '.join(ENGINE_COLORS)}, not {engine_color!r}")
     done = finished_keys(records)
     voids = void_counts(records)
     specs = []
@@ -77,7 +90,7 @@ def pending(pairings: Iterable[Pairing], records: list[dict], games: int, seed: 
                     index=i,
                     engine=pairing.engine.command_for(seed + i),
                     opponent=pairing.opponent.command_for(seed + i),
-                    engine_black=i % 2 == 0,
+                    engine_black=i % 2 == 0 if engine_color == "alternate" else engine_color == "black",
                     sgf_dir=pairing.sgf_dir,
                     attempt=voids.get(key, 0),
                     meta=pairing.meta,
