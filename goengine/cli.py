@@ -79,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
         )
     for setting in SETTINGS:
         value = getattr(search, setting.key)
+        if setting.kind is bool:  # --ponder alone turns it on; --ponder off too
+            shown = f" (default {'on' if value else 'off'})"
+            parser.add_argument(
+                setting.option, dest=setting.key, nargs="?", const="on", metavar="on|off", help=setting.help + shown
+            )
+            continue
         shown = "" if value is None else f" (default {setting.format(value)})"
         parser.add_argument(
             setting.option, dest=setting.key, metavar=setting.kind.__name__.upper(), help=setting.help + shown

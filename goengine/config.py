@@ -35,6 +35,7 @@ DEFAULT_PLAYOUTS = 10000
 BOARD_SIZES = range(5, 20)
 MIN_TREE_NODES = 1024  # the smallest tree a search accepts
 _NONE_WORDS = ("none", "off")
+_BOOL_WORDS = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 _INTEGER = re.compile(r"[+-]?\d+")
 
 
@@ -57,9 +58,13 @@ class Setting:
     optional: bool = False
     keeps_tree: bool = False
 
-    def parse(self, text: str) -> int | float | None:
+    def parse(self, text: str) -> int | float | bool | None:
         """The value ``text`` gives this setting; ValueError saying what is allowed."""
         t = text.strip()
+        if self.kind is bool:
+            if t.lower() not in _BOOL_WORDS:
+                raise ValueError(f"{self.key} must be on or off, got {text!r}")
+            return _BOOL_WORDS[t.lower()]
         if self.optional and t.lower() in _NONE_WORDS:
             return None
         if self.kind is int:
@@ -78,6 +83,10 @@ class Setting:
             if self.optional:
                 return None
             raise ValueError(f"{self.key} needs a value")
+        if self.kind is bool:
+            if value not in (True, False):  # 0 and 1 are equal to them
+                raise ValueError(f"{self.key} must be on or off, got {value!r}")
+            return bool(value)
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise ValueError(f"{self.key} must be a number, got {value!r}")
         if not math.isfinite(value) or (self.kind is int and value != int(value)):
@@ -91,6 +100,8 @@ class Setting:
         """How a value of this setting is written everywhere (``none`` when unset)."""
         if value is None:
             return "none"
+        if self.kind is bool:
+            return "1" if value else "0"  # GoGui's [bool]
         if self.kind is int:
             return str(int(value))
         return format_number(value)
@@ -135,6 +146,10 @@ SETTINGS: tuple[Setting, ...] = (
         "resign_min_visits", int, 0, 10**9, "resign_after_visits", "--resign-min-visits",
         "resign only after this many root visits, or half the playout budget if less",
         keeps_tree=True,
+    ),
+    Setting(
+        "ponder", bool, 0, 1, "ponder", "--ponder",
+        "think on the opponent's time: after each move, search on until the next command", keeps_tree=True,
     ),
 )  # fmt: skip
 
@@ -183,8 +198,9 @@ class SearchConfig:
     stop growing and the search goes on.
     ``resign_threshold``: resign when the best move's win rate is below it after
     ``resign_min_visits`` root visits, or half the playout budget when that is less (0 never
-    resigns). ``reuse_tree``: keep the subtree of the moves played; ``batch``: iterations per call
-    into the kernels. The ranges are in ``SETTINGS``.
+    resigns). ``ponder``: after each move of the game, search on for the opponent's reply until
+    the next command (``Engine.start_pondering``). ``reuse_tree``: keep the subtree of the moves
+    played; ``batch``: iterations per call into the kernels. The ranges are in ``SETTINGS``.
     """
 
     rule: str = DEFAULT_RULE
@@ -205,6 +221,7 @@ class SearchConfig:
     max_memory_mb: float = 1024.0
     resign_threshold: float = 0.1
     resign_min_visits: int = 1000
+    ponder: bool = False
     reuse_tree: bool = True
     batch: int = 128
 
@@ -355,7 +372,7 @@ def page(config: SearchConfig) -> list[PageRow]:
     """Every setting of ``config``: the three choices, the plain settings, then the parameters of
     the current rule, policy and prior, each value formatted as everywhere else."""
     rows = [PageRow(c.words, getattr(config, c.field), tuple(c.registry)) for c in CHOSEN]
-    rows += [PageRow(s.words, s.format(getattr(config, s.key))) for s in SETTINGS]
+    rows += [PageRow(s.words, s.format(getattr(config, s.key)), flag=s.kind is bool) for s in SETTINGS]
     for chosen in CHOSEN:
         choice = _choice(config, chosen)
         values = chosen.registry.param_values(choice.name, getattr(config, chosen.params_field))

@@ -30,6 +30,7 @@ in the opponent's area is dead; seki is recognised from shared liberties (``chai
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ RESIGN = -2  # the move of a decision to resign
 OWNERSHIP_PLAYOUTS = 1000
 DEAD_SHARE = 0.5  # see Engine.chain_status
 FREE_HANDICAP_PLAYOUTS = 4  # a point of the board: the search's budget for each free handicap stone
+PONDER_SECONDS = 86400.0  # a ponder search's budget: it runs until stopped
 
 
 class EngineError(ValueError):
@@ -132,6 +134,7 @@ class Engine:
         self.last_result: SearchResult | None = None  # the last move's search (charge_clock)
         # per colour, the extra komi of the engine's last move and the win rate its search found
         self._dynkomi: dict[int, tuple[float, float]] = {}
+        self._ponder: tuple[threading.Thread, threading.Event] | None = None
 
     @property
     def config(self) -> EngineConfig:
@@ -149,8 +152,59 @@ class Engine:
         return self.search.describe()
 
     def close(self) -> None:
-        """Stop the search's worker threads."""
+        """Stop pondering and the search's worker threads."""
+        self.stop_pondering()
         self.search.close()
+
+    # ---- thinking on the opponent's time
+
+    def start_pondering(self) -> bool:
+        """Search the position as it stands (the opponent to move, after the engine's move) on a
+        thread of its own, with no budget, until ``stop_pondering``: the opponent's reply is then
+        a child of the root, and the next ``genmove`` goes on from its subtree (``Search``'s
+        re-rooting). Nothing is played, printed or charged to a clock. Not after a pass (the game
+        may be over: Pachi does the same) nor in a finished game. Whether it started."""
+        self.stop_pondering()
+        board = self.board
+        if board.is_over or not board.moves or board.moves[-1][1] == PASS:
+            return False
+        board = board.copy()
+        stop = threading.Event()
+
+        def ponder() -> None:
+            if stop.is_set():
+                return
+            # the callback catches a stop that came before run() cleared the interrupt flag
+            self.search.run(
+                board,
+                self.komi,
+                Budget(seconds=PONDER_SECONDS),
+                callback=lambda result: stop.is_set() and self.search.interrupt(),
+                callback_interval=0.01,
+            )
+
+        thread = threading.Thread(target=ponder, name="ponder", daemon=True)
+        self._ponder = (thread, stop)
+        thread.start()
+        return True
+
+    def stop_pondering(self, wait: bool = True) -> None:
+        """Stop a ponder search (after its current batch: milliseconds); with ``wait``, return
+        once it has stopped, so the engine's state is the caller's again. Thread-safe without
+        ``wait`` (the front-end's input thread calls it the moment a line arrives)."""
+        pondering = self._ponder
+        if pondering is None:
+            return
+        thread, stop = pondering
+        stop.set()
+        self.search.interrupt()
+        if wait:
+            thread.join()
+            self._ponder = None
+
+    @property
+    def pondering(self) -> bool:
+        return self._ponder is not None and self._ponder[0].is_alive()
 
     def interrupt(self) -> None:
         """Ask the running search (``genmove``, ``analyze``) to stop after its current batch and

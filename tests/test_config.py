@@ -42,6 +42,7 @@ BAD_VALUES = {
     "max_memory_mb": ["0.001", "-1", "x", "1e308", "0.02"],
     "resign_threshold": ["-0.1", "1.5", "x", "nan"],
     "resign_min_visits": ["-1", "x", "0.5"],
+    "ponder": ["maybe", "2", "none"],
 }
 GOOD_VALUES = {
     "playouts": ["1", "8000", "none"],
@@ -54,6 +55,7 @@ GOOD_VALUES = {
     "max_memory_mb": ["64", "0.5"],
     "resign_threshold": ["0", "0.2"],
     "resign_min_visits": ["0", "500"],
+    "ponder": ["on", "off", "1", "0", "true"],
 }
 
 
@@ -282,3 +284,10 @@ def test_the_ends_of_the_range_are_games(size):
     engine = GtpEngine(Engine())
     assert engine.send(f"boardsize {size}").startswith("=") and engine.engine.size == size
     assert cli.config_from_args(cli.build_parser().parse_args(["--size", str(size)])).size == size
+
+
+def test_ponder_alone_on_the_command_line_turns_it_on():
+    parse = cli.build_parser().parse_args
+    assert cli.config_from_args(parse(["--ponder"])).search.ponder is True
+    assert cli.config_from_args(parse(["--ponder", "off"])).search.ponder is False
+    assert cli.config_from_args(parse([])).search.ponder is False

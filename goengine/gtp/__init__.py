@@ -51,16 +51,27 @@ class GtpEngine(Protocol):
         """``# interrupt``: the running search stops after its batch and answers its best move."""
         self.engine.interrupt()
 
+    def line_arrived(self) -> None:
+        """A line has come in: a ponder search stops now, before the line is even read (its
+        command waits for it in ``send``)."""
+        self.engine.stop_pondering(wait=False)
+
     def send(self, message: str) -> str:
+        self.engine.stop_pondering()  # every command finds the engine idle
         self._mover = None
         return super().send(message)
 
     def answered(self, arrived: float, flushed: float) -> None:
         """A command that played a move (``genmove``, ``kgs-genmove_cleanup``,
-        ``lz-genmove_analyze``) charges its player's clock with the whole round trip."""
+        ``lz-genmove_analyze``, ``kata-genmove_analyze``) charges its player's clock with the
+        whole round trip; then, with ``ponder`` on, the engine thinks on the opponent's time
+        until the next line (``Engine.start_pondering``), which no clock is charged for."""
         if self._mover is not None:
-            self.engine.charge_clock(self._mover, flushed - arrived)
-            self._mover = None
+            mover, self._mover = self._mover, None
+            self.engine.charge_clock(mover, flushed - arrived)
+            moves = self.engine.board.moves
+            if self.engine.search.config.ponder and moves and moves[-1][0] == mover:  # not after a resignation
+                self.engine.start_pondering()
 
     def vertex_text(self, p: int) -> str:
         """A point (or PASS, or RESIGN) as GTP writes it on the current board."""

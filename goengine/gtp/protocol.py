@@ -184,6 +184,10 @@ class Protocol:
     def interrupt(self) -> None:
         """What ``# interrupt`` does; a subclass with a search stops it."""
 
+    def line_arrived(self) -> None:
+        """Called by ``serve``'s input thread the moment a line arrives (before it is handled);
+        a subclass that thinks between commands (pondering) stops."""
+
     def answered(self, arrived: float, flushed: float) -> None:
         """Called by ``serve`` after each response is flushed, with the time its command arrived
         and the time its answer left (``time.perf_counter``); a subclass with a clock charges it."""
@@ -225,11 +229,13 @@ def serve(make: Callable[..., Protocol], stdin=None, stdout=None, log: Callable[
                     protocol.interrupt()
                     continue
                 lines.put((line, time.perf_counter()))
+                protocol.line_arrived()
         except Exception as err:  # noqa: BLE001 - unreadable input ends the session, never hangs it
             if log:
                 log(f"goengine: input ended: {err}")
         finally:
             lines.put(None)
+            protocol.line_arrived()  # the end of input stops thinking too
 
     threading.Thread(target=reader, name="gtp-reader", daemon=True).start()
     while True:
