@@ -143,7 +143,8 @@ def search_batch(kernels: dict, size: int, config: SearchConfig) -> tuple[Callab
         seconds = time.process_time() - start
         ti, tf, tmeta = tree
         nodes = int(tmeta[kt.N_NODES])
-        return seconds, (ti[:, :nodes].tobytes(), tf[:, :nodes].tobytes())
+        # the rows both versions keep (later kernels add a row of score sums: kernels.tree.SCORE)
+        return seconds, (ti[:, :nodes].tobytes(), tf[: kt.AWINS + 1, :nodes].tobytes())
 
     return run, n
 
