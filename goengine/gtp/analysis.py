@@ -1,10 +1,12 @@
-"""GTP analysis commands: Leela Zero's ``lz-analyze`` / ``lz-genmove_analyze`` (Sabaki, Lizzie),
-and GoGui's analyze commands (best moves, visit counts, win rates, principal variation,
-ownership, the parameter page, final score, dead stones).
+"""GTP analysis commands: KataGo's ``kata-analyze`` / ``kata-genmove_analyze`` (Sabaki, Lizzie:
+the score and the ownership map), Leela Zero's ``lz-analyze`` / ``lz-genmove_analyze``, and
+GoGui's analyze commands (best moves, visit counts, win rates, principal variation, ownership,
+the parameter page, final score, dead stones).
 
-Reading guide: ``info_line`` is Leela Zero's format; ``lz_analyze`` streams it until the next
-line of input; the ``goengine-*`` commands answer GoGui's ``gfx`` and ``dboard`` types, whose
-board labels ``visits_label`` keeps to four characters.
+Reading guide: ``_analysis_args`` reads both formats' arguments into an ``AnalysisRequest``;
+``info_line`` is Leela Zero's format and ``kata_line`` KataGo's; ``_analyze`` streams one of them
+until the next line of input; the ``goengine-*`` commands answer GoGui's ``gfx`` and ``dboard``
+types, whose board labels ``visits_label`` keeps to four characters.
 """
 
 from __future__ import annotations
