@@ -162,12 +162,15 @@ class Engine:
         """Search the position as it stands (the opponent to move, after the engine's move) on a
         thread of its own, with no budget, until ``stop_pondering``: the opponent's reply is then
         a child of the root, and the next ``genmove`` goes on from its subtree (``Search``'s
-        re-rooting). Nothing is played, printed or charged to a clock. Not after a pass (the game
-        may be over: Pachi does the same) nor in a finished game. Whether it started."""
+        re-rooting). The playouts are judged with the dynamic komi of the engine's last move, as
+        Pachi keeps it while pondering. Nothing is played, printed or charged to a clock. Not
+        after a pass (the game may be over: Pachi does the same) nor in a finished game. Whether
+        it started."""
         self.stop_pondering()
         board = self.board
         if board.is_over or not board.moves or board.moves[-1][1] == PASS:
             return False
+        extra = self._dynkomi.get(board.moves[-1][0], (0.0, None))[0]
         board = board.copy()
         stop = threading.Event()
 
@@ -181,6 +184,7 @@ class Engine:
                 Budget(seconds=PONDER_SECONDS),
                 callback=lambda result: stop.is_set() and self.search.interrupt(),
                 callback_interval=0.01,
+                extra_komi=extra,
             )
 
         thread = threading.Thread(target=ponder, name="ponder", daemon=True)

@@ -5,6 +5,8 @@ harder, and the setting through both doors."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from helpers import SETTLED, set_up
 
@@ -186,4 +188,25 @@ def test_passing_back_counts_the_real_komi():
     assert engine.decide(board, result, Budget(playouts=100)).move == PASS
     engine.set_komi(5.5)  # now White wins the count: Black plays on (here its one move is a pass too)
     assert "passing wins" not in engine.decide(board, result, Budget(playouts=100)).reason
+    engine.close()
+
+
+def test_pondering_keeps_the_extra_komi_of_the_engines_last_move():
+    """White gave two stones and moved against 0.5 + 14: the ponder search that follows judges
+    its playouts with the same komi (a node searched once shows it)."""
+    engine = handicap_engine(2, playout="uniform", prior="none", expand_at=1, playouts=200)
+    assert engine.genmove(WHITE).search.extra_komi == 14.0
+    assert engine.start_pondering()
+    deadline = time.monotonic() + 30.0  # only a guard
+    while engine.search.trees[0].ti[kt.VISITS, 0] < 3000 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    engine.stop_pondering()
+    tree = engine.search.trees[0]
+    assert tree.ti[kt.VISITS, 0] >= 3000
+    once = [i for i in range(1, tree.nodes) if tree.ti[kt.VISITS, i] == 1]
+    assert len(once) > 50
+    for i in once:
+        mover = WHITE if depth_of(tree, i) % 2 == 0 else BLACK  # the root's move is White's
+        area = tree.tf[kt.SCORE, i]
+        assert tree.tf[kt.WINS, i] == ksearch.reward(area - 14.5, mover)
     engine.close()
