@@ -21,6 +21,7 @@ from goengine.config import (
     SETTINGS,
     EngineConfig,
     SearchConfig,
+    available_cores,
     check_board_size,
     with_param,
     with_setting,
@@ -86,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
             )
             continue
         shown = "" if value is None else f" (default {setting.format(value)})"
+        if setting.key == "threads":  # the command's own default, not the library's
+            shown = f" (default one per core: {available_cores()} here)"
         parser.add_argument(
             setting.option, dest=setting.key, metavar=setting.kind.__name__.upper(), help=setting.help + shown
         )
@@ -106,8 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(args: argparse.Namespace) -> EngineConfig:
     """The engine's configuration from the parsed options; ValueError with the message
-    ``goengine-set`` would give for the same setting."""
-    search = SearchConfig()
+    ``goengine-set`` would give for the same setting. Without ``--threads`` the command searches
+    with one thread per core (``available_cores``), as Pachi and Fuego do; ``SearchConfig``'s own
+    default, for Python users and the tests, stays one."""
+    search = SearchConfig(threads=available_cores())
     for chosen in CHOSEN:
         if getattr(args, chosen.field) is not None:
             search = with_setting(search, chosen.field, getattr(args, chosen.field))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import re
 from dataclasses import dataclass, field, fields, replace
 
@@ -286,6 +287,17 @@ class Budget:
         if config.playouts is None and seconds is None:
             return cls(playouts=DEFAULT_PLAYOUTS)
         return cls(config.playouts, seconds)
+
+
+def available_cores() -> int:
+    """The cores this process may run on (``os.sched_getaffinity``, else ``os.cpu_count``), within
+    the thread setting's range: the ``goengine`` command's default thread count."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on every platform
+        cores = os.cpu_count() or 1
+    threads = next(s for s in SETTINGS if s.key == "threads")
+    return max(int(threads.lo), min(int(threads.hi), cores))
 
 
 def check_board_size(size: int) -> int:

@@ -138,6 +138,34 @@ class Usage(Exception):
 # ---- the players
 
 
+def is_goengine(command: str) -> bool:
+    """Whether a command line runs goengine (its console script, or ``python -m goengine``)."""
+    words = shlex.split(command)
+    module = any(a == "-m" and b == "goengine" for a, b in zip(words, words[1:], strict=False))
+    return bool(words) and (Path(words[0]).name == "goengine" or module)
+
+
+def thread_count(command: str) -> int:
+    """The ``--threads`` of a goengine command line (1 when it gives none: ``pinned``)."""
+    words = shlex.split(command)
+    for i, word in enumerate(words):
+        if word == "--threads" and i + 1 < len(words) and words[i + 1].isdigit():
+            return int(words[i + 1])
+        if word.startswith("--threads="):
+            return int(word.partition("=")[2])
+    return 1
+
+
+def pinned(command: str) -> str:
+    """A goengine command line with ``--threads 1`` added when it gives no thread count. The
+    ``goengine`` command searches with one thread per core by default; in a match the games at
+    once share the cores (``--jobs``), every recorded game keeps the thread count it ran with,
+    and a command written before that default (every folder's older records) means one thread."""
+    if not is_goengine(command) or re.search(r"(^|\s)--threads(\s|=)", command):
+        return command
+    return f"{command} --threads 1"
+
+
 def configurations(args: argparse.Namespace) -> list[Player]:
     """goengine in each configuration: ``--engine`` plus the configuration's arguments and the budget."""
     budget = []
@@ -150,7 +178,8 @@ def configurations(args: argparse.Namespace) -> list[Player]:
         name, sep, extra = text.partition("=")
         if not sep or not _NAME.fullmatch(name.strip()):
             raise Usage(f"--config wants NAME=ARGS with a plain name, got {text!r}")
-        players.append(Player(name.strip(), " ".join([args.engine, extra.strip(), *budget]).strip(), seeded=True))
+        command = " ".join([args.engine, extra.strip(), *budget]).strip()
+        players.append(Player(name.strip(), pinned(command), seeded=True))
     return players
 
 
@@ -161,11 +190,11 @@ def opponents(args: argparse.Namespace) -> list[Player]:
     for text in args.opponent or [f"gnugo={GNUGO}"]:
         name, sep, command = text.partition("=")
         if sep and _NAME.fullmatch(name) and " " not in name:
-            players.append(Player(name, command.strip()))
+            players.append(Player(name, pinned(command.strip())))
         else:
             words = shlex.split(text)
             base = Path(words[0]).name if words else "opponent"
-            players.append(Player(base, text))
+            players.append(Player(base, pinned(text)))
     names = [p.name for p in players]
     for i, player in enumerate(players):  # two unnamed opponents with the same program
         if names.count(player.name) > 1:
@@ -175,11 +204,12 @@ def opponents(args: argparse.Namespace) -> list[Player]:
 
 def _settings(command: str) -> list[str]:
     """A goengine command line without its program (the Python path differs from machine to
-    machine, the settings must not) and without its per-game ``--seed``."""
-    words = shlex.split(command)[1:]
+    machine, the settings must not), without its per-game ``--seed``, and with the thread count
+    ``pinned`` adds when the command gives none (older records have none, and meant one)."""
+    words = shlex.split(command)
     if len(words) >= 2 and words[-2] == "--seed":
         words = words[:-2]
-    return words
+    return shlex.split(pinned(shlex.join(words)))[1:]
 
 
 def engine_version_of(player: Player) -> str:
@@ -473,6 +503,12 @@ def run(args: argparse.Namespace, out: Path) -> int:
     specs = [spec for spec in missing if verdict(spec.config) == CONTINUE]
     total = len(pairings) * args.games
     jobs = args.jobs or (0 if args.cluster else os.cpu_count() or 1)
+    # games at once x a game's threads stay within the cores (two engines in a game take turns)
+    threads = max(thread_count(p.command) for pairing in pairings for p in (pairing.engine, pairing.opponent))
+    cores = os.cpu_count() or 1
+    if not args.cluster and jobs * threads > cores:
+        jobs = max(1, cores // threads)
+        print(f"{threads} threads a game on {cores} cores: {jobs} game(s) at once", file=sys.stderr)
     where = out / "pairs" if args.tournament else out / "games.jsonl"
     print(
         f"{total - len(missing)} of {total} games already in {where}; playing {'up to ' if test else ''}{len(specs)} "

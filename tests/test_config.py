@@ -59,6 +59,13 @@ GOOD_VALUES = {
 }
 
 
+@pytest.fixture(autouse=True)
+def one_core(monkeypatch):
+    """The command's default thread count is the cores (``cli.config_from_args``); the engine's,
+    which GTP sets from, is one. The two doors are compared on one core, where they agree."""
+    monkeypatch.setattr(cli, "available_cores", lambda: 1)
+
+
 def cli_error(argv: list[str], capsys) -> str:
     """The message ``goengine ARGV`` exits with (argparse's ``goengine: error: ...``)."""
     with pytest.raises(SystemExit) as stop:
@@ -291,3 +298,23 @@ def test_ponder_alone_on_the_command_line_turns_it_on():
     assert cli.config_from_args(parse(["--ponder"])).search.ponder is True
     assert cli.config_from_args(parse(["--ponder", "off"])).search.ponder is False
     assert cli.config_from_args(parse([])).search.ponder is False
+
+
+def test_the_command_searches_with_one_thread_per_core_unless_told(monkeypatch):
+    monkeypatch.setattr(cli, "available_cores", lambda: 3)
+    parse = cli.build_parser().parse_args
+    assert cli.config_from_args(parse([])).search.threads == 3
+    assert cli.config_from_args(parse(["--threads", "1"])).search.threads == 1
+    assert SearchConfig().threads == 1  # the library's default, for Python users and the tests
+    assert "default one per core: 3 here" in " ".join(cli.build_parser().format_help().split())
+
+
+def test_available_cores_counts_the_cores_this_process_may_use(monkeypatch):
+    import os
+
+    from goengine import config
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 2, 5}, raising=False)
+    assert config.available_cores() == 3
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(100)), raising=False)
+    assert config.available_cores() == 64  # the setting's range

@@ -616,3 +616,41 @@ def test_a_real_cluster_loses_no_game_when_a_worker_is_killed(tmp_path, fake, re
         check_sgf(r, seed=1 + r["index"])
     assert sorted(p.name for p in (out / "sgf").iterdir()) == [f"default-{i:04d}.sgf" for i in range(8)]
     assert table_rows(stdout)[0].split()[:2] == ["default", "8"]
+
+
+# ---- threads: the goengine command's default is one per core; a match pins one unless told
+
+
+def test_goengine_commands_are_pinned_to_one_thread_unless_they_say():
+    script = match_script()
+    python = "/usr/bin/python3 -m goengine --quiet"
+    assert script.pinned(python) == f"{python} --threads 1"
+    assert script.pinned("/x/.venv/bin/goengine --playouts 5") == "/x/.venv/bin/goengine --playouts 5 --threads 1"
+    for told in (f"{python} --threads 2", f"{python} --threads=2 --seconds 1"):
+        assert script.pinned(told) == told and script.thread_count(told) == 2
+    assert script.pinned(GNUGO_LEVEL0) == GNUGO_LEVEL0  # other programs are left alone
+    assert script.thread_count(GNUGO_LEVEL0) == script.thread_count(python) == 1
+    # a record written before the pin (no --threads) is the same configuration as a pinned command
+    assert script._settings(f"{python} --rule ucb1 --seed 7") == script._settings(
+        script.pinned(f"{python} --rule ucb1") + " --seed 7"
+    )
+    assert script._settings(f"{python} --seed 7") != script._settings(f"{python} --threads 2 --seed 7")
+
+
+@pytest.mark.slow
+@pytest.mark.gnugo
+@pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go not installed at {GNUGO}")
+def test_a_match_records_the_thread_count_and_keeps_games_within_the_cores(tmp_path):
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "1", "--playouts", "50", "--opponent", GNUGO_LEVEL0, "--no-plot", "--jobs", "64"),
+        *("--config", "two=--threads 2 --max-memory 64"),
+        timeout=170,
+    )
+    assert result.returncode == 0, result.stderr
+    cores = os.cpu_count() or 1
+    assert f"2 threads a game on {cores} cores: {max(1, cores // 2)} game(s) at once" in result.stderr
+    (record,) = records_of(out)
+    assert "--threads 2" in record["black_command"]
+    assert record["black"]["settings"]["search_threads"] == "2"
