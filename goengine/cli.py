@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--compile",
         action="store_true",
-        help="compile every kernel a game uses into the disk cache (about a minute the first time), then exit",
+        help="compile every kernel a game uses into the disk cache (under a minute the first time), then exit",
     )
     parser.add_argument(
         "--random-game",

@@ -572,7 +572,7 @@ class Engine:
 
 
 def warm_up(log: Callable[[str], None]) -> None:
-    """Load every kernel a game uses (compiling them the first time, about a minute; they are then
+    """Load every kernel a game uses (compiling them the first time, under a minute; they are then
     cached on disk, ``goengine.kernels.cache_dir``), so the first ``genmove`` is not spent
     compiling. ``log`` hears when compiling starts and how long it all took."""
     from goengine.kernels import cache_dir
@@ -580,7 +580,7 @@ def warm_up(log: Callable[[str], None]) -> None:
     where = os.environ.get("NUMBA_CACHE_DIR") or cache_dir()
     cold = not any(Path(where).rglob("*search*.nbi"))  # numba nests its index files one folder down
     if cold:
-        log(f"goengine: compiling the kernels once (about a minute); they are cached in {where}")
+        log(f"goengine: compiling the kernels once (under a minute); they are cached in {where}")
     start = time.perf_counter()
     engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=64)))
     engine.play("b", "C3")

@@ -283,7 +283,7 @@ def check_programs(players: list[Player]) -> None:
 def warm_up(players: list[Player], timeout: float) -> None:
     """Start each goengine configuration once and play a short game on a 5x5 board with it, one
     after another, before any game (seed 0, which no game uses): goengine compiles its kernels
-    into its on-disk cache when it first calls them (about a minute on a cold machine, more when
+    into its on-disk cache when it first calls them (under a minute on a cold machine, more when
     several compile at once), which would otherwise fall on the first game's first moves: the
     first ``genmove`` could exceed ``--timeout``, and the second, which keeps the subtree of the
     first (``Tree.keep_subtree``), took 15 s of a 2 s budget in a 19x19 game. So: a move for each

@@ -1,13 +1,19 @@
 """``goengine --compile``: the kernels compiled into the disk cache ahead of the first game, with
 a word on stderr while it happens and nothing on stdout; a second run, and an engine started
 afterwards, find them cached and announce no compile. Run on an empty cache of its own
-(``GOENGINE_CACHE_DIR``), so it compiles for real: about a minute, hence ``slow``."""
+(``GOENGINE_CACHE_DIR``), so it compiles for real: most of a minute, hence ``slow``.
+
+numba's cache keeps one ``.nbc`` file for every signature a kernel was compiled for (callees
+compiled inside a caller included), so the cache also shows whether a kernel was compiled twice:
+the conventions of ``goengine.kernels`` (typed arguments, no literals) keep it to once each."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
@@ -29,6 +35,10 @@ def test_compile_fills_an_empty_cache_and_later_starts_use_it(tmp_path):
     assert cold.stdout == ""
     assert COMPILING in cold.stderr and "kernels ready in" in cold.stderr
     assert any(tmp_path.rglob("*.nbi")) and any(tmp_path.rglob("*.nbc"))
+    # "tactics.ladder_captures-276.py311.1.nbc": module.kernel-line, Python, overload number
+    compiled = Counter(re.sub(r"\.py\d+\.\d+\.nbc$", "", f.name) for f in tmp_path.rglob("*.nbc"))
+    assert len(compiled) > 40 and "tactics.ladder_captures" in {k.rsplit("-", 1)[0] for k in compiled}
+    assert {kernel: n for kernel, n in compiled.items() if n > 1} == {}
 
     warm = goengine(tmp_path, "--compile")
     assert warm.returncode == 0 and warm.stdout == ""

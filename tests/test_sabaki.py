@@ -170,7 +170,7 @@ def test_quit_ends_the_engine(summary):
 def test_engine_does_not_announce_a_compile_when_the_kernels_are_cached(summary):
     """Sabaki shows the engine's stderr in its GTP console. After the session above every kernel
     is compiled and cached, so a second start must not announce "compiling the kernels once
-    (about a minute)". (It once did: numba keeps its index files one folder below
+    (under a minute)". (It once did: numba keeps its index files one folder below
     ``cache_dir()``, where the check did not look, so the cache always looked cold.)"""
     done = subprocess.run(
         [_goengine(), "--playouts", "50"],

@@ -19,6 +19,17 @@ as it is. ``at`` is a plain cast and these indices are never negative (``PASS`` 
 negative markers are tested before anything is indexed with them), so no move and no seed's game
 changes. ``tests/test_kernels.py`` finds a board or tree row indexed without it.
 
+A kernel is compiled once for every distinct set of argument types it is called with, and a
+constant argument (``f(p, 2)``, ``f(p, True)``, a module constant) is typed as a literal of its
+value: a signature of its own, a whole compilation of the kernel and of every kernel it calls.
+So kernels call kernels with typed values: a point read from an ``int32`` row is made an ``int64``
+(``np.int64(ti[MOVE, at(i)])``), a constant is ``np.int64(2)`` or ``np.bool_(True)``, and a
+variable that starts as a constant and changes in a loop starts typed (``node = np.int64(0)``),
+since numba otherwise compiles the callee for the constant too while it infers the loop's types.
+This cut the cold compile (``bench/compile.py``, which lists the kernels compiled more than once
+with ``--signatures``) by a third; ``tests/test_kernels.py`` checks that no kernel a game uses is
+compiled twice.
+
 ``docs/performance.md`` gives what each of these measured, and the commands that measure it
 (``bench/ab.py`` times two versions of these kernels against each other).
 

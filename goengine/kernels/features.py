@@ -164,7 +164,7 @@ def _capture_value(pts, meta, p, c, last):
     if captured == 0:
         return 0
     if captured == 1:
-        n, size, _ = liberties_after(pts, meta, p, c, 2)
+        n, size, _ = liberties_after(pts, meta, p, c, np.int64(2))
         if n == 1 and size == 1:
             return 1
     if saves:
@@ -189,7 +189,7 @@ def _escape_value(pts, meta, zobrist, p, c, last):
                     new = True
     if not found:
         return 0
-    works = escape_works(pts, meta, zobrist, p, c, True)
+    works = escape_works(pts, meta, zobrist, p, c, np.bool_(True))
     if new:
         return 1 if works else 2
     return 3 if works else 4
@@ -219,7 +219,7 @@ def _atari_value(pts, meta, zobrist, p, c, spts, smeta):
             found = True
         if not is_legal(spts, smeta, escape, o):
             return 1  # the chain cannot even extend
-        if not escape_works(spts, smeta, zobrist, escape, o, True):
+        if not escape_works(spts, smeta, zobrist, np.int64(escape), o, np.bool_(True)):
             return 1
     if not found:
         return 0
@@ -238,7 +238,7 @@ def _self_atari_value(pts, meta, p, c):
             free += 1
     if free >= 2:
         return 0
-    n, size, captured = liberties_after(pts, meta, p, c, 2)
+    n, size, captured = liberties_after(pts, meta, p, c, np.int64(2))
     if n >= 2 or captured > 0:
         return 0
     if size <= 3 and fills_opponent_eye_space(pts, meta, p, c):

@@ -80,11 +80,12 @@ def run_playouts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts
     meta = np.empty_like(meta0)
     no_amaf = np.zeros(1, dtype=np.int8)
     no_depth = np.zeros(1, dtype=np.int64)
+    at_root, no_amaf_record = np.int64(0), np.bool_(False)  # typed: see goengine.kernels
     total_moves = 0
     for k in range(n_playouts):
         copy_state(pts0, meta0, pts, meta)
         score, moves = playout(
-            pts, meta, zobrist, rng, policy, params, patterns, max_moves, no_amaf, no_depth, 0, False
+            pts, meta, zobrist, rng, policy, params, patterns, max_moves, no_amaf, no_depth, at_root, no_amaf_record
         )
         scores[k] = score
         total_moves += moves

@@ -30,6 +30,7 @@ Each rule is tried with its probability (a parameter); the first that yields a m
 Among several moves one rule offers, one is drawn at random (reservoir sampling: no array).
 """
 
+import numpy as np
 from numba import njit
 
 from . import at
@@ -111,7 +112,7 @@ def random_move(pts, meta, c, rng):
     n = meta[N_EMPTY]
     while n > 0:
         i = rand_below(rng, n)
-        p = pts[EMPTIES, at(i)]
+        p = np.int64(pts[EMPTIES, at(i)])
         if is_playable(pts, meta, p, c):
             return p
         n -= 1
@@ -134,7 +135,7 @@ def local_capture(pts, meta, c, rng, last):
     PASS. Drawn among those stones, so a chain with more stones there is likelier to be taken."""
     w = meta[W]
     o = 3 - c
-    move = PASS
+    move = np.int64(PASS)
     seen = 0
     for q in (last, last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
         if pts[COLOR, at(q)] != o:
@@ -154,7 +155,7 @@ def atari_escape(pts, meta, zobrist, c, rng, last, read_ladders):
     chain in atari next to it, or the extension on its liberty when ``tactics.escape_works``."""
     w = meta[W]
     o = 3 - c
-    move = PASS
+    move = np.int64(PASS)
     seen = 0
     for q in (last - w, last - 1, last + 1, last + w):
         if pts[COLOR, at(q)] != c:
@@ -185,7 +186,7 @@ def pattern_move(pts, meta, patterns, c, rng, last, max_stones):
     """An empty neighbour (of eight) of ``last`` matching a pattern of ``patterns``, playable
     and no bad self-atari, or PASS."""
     w = meta[W]
-    move = PASS
+    move = np.int64(PASS)
     seen = 0
     for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
         if pts[COLOR, at(q)] != EMPTY or not matches(patterns, pts, q, w):
@@ -222,7 +223,7 @@ def capture_anywhere(pts, meta, c, rng):
         i = start + k
         if i >= n:
             i -= n
-        p = pts[EMPTIES, at(i)]
+        p = np.int64(pts[EMPTIES, at(i)])
         for q in (p - w, p - 1, p + 1, p + w):
             if pts[COLOR, at(q)] == o and in_atari(pts, pts[CHAIN, at(q)]):
                 if is_legal(pts, meta, p, c):
@@ -238,7 +239,7 @@ def random_move_avoiding_self_atari(pts, meta, c, rng, reject, max_stones):
     n = meta[N_EMPTY]
     while n > 0:
         i = rand_below(rng, n)
-        p = pts[EMPTIES, at(i)]
+        p = np.int64(pts[EMPTIES, at(i)])
         if is_playable(pts, meta, p, c) and not (
             reject > 0.0 and is_bad_self_atari(pts, meta, p, c, max_stones) and rand_float(rng) < reject
         ):

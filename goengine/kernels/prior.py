@@ -149,7 +149,7 @@ def _empty_around(pts, meta, p):
 
 @njit(cache=True, _nrt=False)
 def _heuristic(params, patterns, pts, meta, zobrist, ti, tf, child):
-    p = ti[MOVE, at(child)]
+    p = np.int64(ti[MOVE, at(child)])
     _add(ti, tf, child, params[PRIOR_EVEN], 0.5)
     if p == PASS:
         return
@@ -158,9 +158,9 @@ def _heuristic(params, patterns, pts, meta, zobrist, ti, tf, child):
     c = meta[TO_MOVE]
     if captures_something(pts, meta, p, c) > 0:
         _add(ti, tf, child, params[PRIOR_CAPTURE], 1.0)
-    elif saves_chain_in_atari(pts, meta, zobrist, p, c, True):
+    elif saves_chain_in_atari(pts, meta, zobrist, p, c, np.bool_(True)):
         _add(ti, tf, child, params[PRIOR_ESCAPE], 1.0)
-    if is_bad_self_atari(pts, meta, p, c, SELF_ATARI_STONES):
+    if is_bad_self_atari(pts, meta, p, c, np.float64(SELF_ATARI_STONES)):
         _add(ti, tf, child, params[PRIOR_SELF_ATARI], 0.0)
     elif matches(patterns, pts, p, w):
         _add(ti, tf, child, params[PRIOR_PATTERN], 1.0)
@@ -180,7 +180,7 @@ def _patterns(params, model, pts, meta, zobrist, ti, tf, first, count, scratch):
     c = meta[TO_MOVE]
     top = -np.inf
     for k in range(count):
-        p = ti[MOVE, at(first + k)]
+        p = np.int64(ti[MOVE, at(first + k)])
         code = tactical_code(pts, meta, zobrist, p, c, spts, smeta)
         shape = NO_SHAPE
         if p != PASS:

@@ -196,7 +196,7 @@ def expand(tree, pts, meta, zobrist, seen, knowledge, path_hash, depth, node, mo
     count = candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves, pass_is_child(prior, pts, meta))
     if not alloc_children(ti, tf, tmeta, node, moves, count):
         return False
-    first = ti[FIRST, at(node)]
+    first = np.int64(ti[FIRST, at(node)])
     init_children(prior, params[PRIOR_PARAMS], knowledge, pts, meta, zobrist, ti, tf, first, count, scratch)
     if params[SCALARS, WIDEN] > 0.0:
         order_by_wins(ti, tf, first, count)
@@ -272,8 +272,8 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
             # amaf_depth is read only where amaf_color is set, which sets it too: no reset needed
             for p in range(npts):
                 amaf_color[at(p)] = 0
-        node = 0
-        depth = 0
+        node = np.int64(0)
+        depth = np.int64(0)
         path[0] = 0
         path_hash[0] = meta[HASH]
         expanded = False
@@ -371,11 +371,14 @@ def owner_counts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts
     meta = np.empty_like(meta0)
     no_amaf = np.zeros(1, dtype=np.int8)
     no_depth = np.zeros(1, dtype=np.int64)
+    at_root, no_amaf_record = np.int64(0), np.bool_(False)  # typed: see goengine.kernels
     for _ in range(n_playouts):
         copy_state(pts0, meta0, pts, meta)
         # judged as if play went on: at the end of a game (two passes, when final_score is asked)
         # a playout that starts with the pass count would stop at once and judge nothing dead
         meta[PASSES] = 0
-        playout(pts, meta, zobrist, rng, policy, params, patterns, max_moves, no_amaf, no_depth, 0, False)
+        playout(
+            pts, meta, zobrist, rng, policy, params, patterns, max_moves, no_amaf, no_depth, at_root, no_amaf_record
+        )
         add_owners(pts, meta, owners)
     return n_playouts

@@ -15,6 +15,7 @@ kept in three scalars rather than an array: these functions run at every playout
 not allocate.
 """
 
+import numpy as np
 from numba import njit
 
 from . import at
@@ -250,7 +251,7 @@ def is_bad_self_atari(pts, meta, p, c, max_stones):
     w = meta[W]
     if _free_neighbours(pts, w, p, NO_POINT, NO_POINT) >= 2:
         return False  # two liberties at least, whatever it joins: the common case, decided cheaply
-    n, size, captured = liberties_after(pts, meta, p, c, 2)
+    n, size, captured = liberties_after(pts, meta, p, c, np.int64(2))
     if n >= 2 or captured > 0 or size <= max_stones:
         return False
     return not (size <= NAKADE_MAX_STONES and fills_opponent_eye_space(pts, meta, p, c))
@@ -312,7 +313,7 @@ def ladder_captures(pts, meta, zobrist, p, c):
                 continue  # extending there gives three liberties: no atari of this side works
             if not is_legal(work, wmeta, attack, o):
                 continue
-            if liberties_after(work, wmeta, attack, o, 2)[0] <= 1:
+            if liberties_after(work, wmeta, attack, o, np.int64(2))[0] <= 1:
                 continue  # the defender would capture the attacking stone (no copy needed to see it)
             copy_state(work, wmeta, trial, tmeta)
             place(trial, tmeta, zobrist, attack, o)
@@ -345,7 +346,7 @@ def escape_works(pts, meta, zobrist, p, c, read_ladders):
     the taken one); otherwise the defender extends to three liberties whichever the attacker
     takes, which ends any ladder at its first step. In the open board that settles most escapes
     without copying a board."""
-    n, a, b, _l2, _size, captured = liberty_points_after(pts, meta, p, c, 3)
+    n, a, b, _l2, _size, captured = liberty_points_after(pts, meta, p, c, np.int64(3))
     if n >= 3:
         return True
     if n <= 1:
