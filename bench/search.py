@@ -14,7 +14,8 @@ growth included. The median over ``--runs`` runs is reported, with the spread. T
 rounds (one run of every row, then the next round), so a change in the load of a shared machine
 falls on all rows alike; each row shows the 1-minute load average during its runs.
 
-Two threads mean root parallelism: two trees searched at once and merged at the root. The
+Two threads mean root parallelism (two trees searched at once and merged at the root) or, with
+``--parallel tree``, tree parallelism (one tree searched by both; ``goengine.parallel``). The
 speed-up is the two-thread rate divided by the one-thread rate of the same rule and size; on a
 machine with two cores it cannot exceed 2, and less when other work shares the cores, so the
 load average is printed with every result.
@@ -39,6 +40,7 @@ import time
 
 import reference
 
+from goengine import parallel as parallel_search
 from goengine import policies, priors, rules
 from goengine.board import Board
 from goengine.config import Budget, SearchConfig
@@ -55,7 +57,15 @@ def load_average() -> list[float]:
 
 
 def one_run(
-    rule: str, size: int, threads: int, seconds: float, seed: int, max_memory_mb: float, playout: str, prior: str
+    rule: str,
+    size: int,
+    threads: int,
+    seconds: float,
+    seed: int,
+    max_memory_mb: float,
+    playout: str,
+    prior: str,
+    parallel: str = parallel_search.DEFAULT_PARALLEL,
 ) -> float:
     """Iterations per second of one fresh search from the empty board."""
     config = SearchConfig(
@@ -65,6 +75,7 @@ def one_run(
         playouts=None,
         seconds=seconds,
         threads=threads,
+        parallel=parallel,
         seed=seed,
         resign_threshold=0.0,
         max_memory_mb=max_memory_mb,
@@ -79,14 +90,20 @@ def one_run(
     return result.playouts / elapsed
 
 
-def warm_up(rule_names: list[str], sizes: list[int], max_threads: int, playout: str, prior: str) -> None:
+def warm_up(rule_names: list[str], sizes: list[int], max_threads: int, playout: str, prior: str, parallel: str) -> None:
     """Compile (or load from the cache) every kernel a timed run calls, on every size, and start
     the thread pool machinery once, so no timed run pays for either."""
     for rule in rule_names:
         for size in sizes:
             for threads in sorted({1, max_threads}):
                 config = SearchConfig(
-                    rule=rule, playout=playout, prior=prior, playouts=256, threads=threads, resign_threshold=0.0
+                    rule=rule,
+                    playout=playout,
+                    prior=prior,
+                    playouts=256,
+                    threads=threads,
+                    parallel=parallel,
+                    resign_threshold=0.0,
                 )
                 search = Search(config)
                 search.run(Board(size), KOMI, Budget.of(config))
@@ -105,7 +122,17 @@ def measure_all(configs: list[tuple[str, int, int]], args: argparse.Namespace, r
         for config in configs:
             rule, size, threads = config
             rates[config].append(
-                one_run(rule, size, threads, args.seconds, args.seed + k, args.max_memory, args.playout, args.prior)
+                one_run(
+                    rule,
+                    size,
+                    threads,
+                    args.seconds,
+                    args.seed + k,
+                    args.max_memory,
+                    args.playout,
+                    args.prior,
+                    args.parallel,
+                )
             )
             loads[config].append(os.getloadavg()[0])
         ref.run()
@@ -209,6 +236,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--playout", default="uniform", choices=list(policies.POLICIES), help="playout policy")
     parser.add_argument("--prior", default="none", choices=list(priors.PRIORS), help="prior knowledge")
+    parser.add_argument(
+        "--parallel",
+        default=parallel_search.DEFAULT_PARALLEL,
+        choices=list(parallel_search.PARALLEL),
+        help="how the threads share the work: one tree (tree) or one each (root)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object per row instead of a table")
     args = parser.parse_args(argv)
     threads = sorted(set(args.threads))
@@ -216,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         print("note: no 1-thread rows, so no speed-ups", file=sys.stderr)
 
     load_before = load_average()
-    warm_up(args.rules, args.sizes, max(threads), args.playout, args.prior)
+    warm_up(args.rules, args.sizes, max(threads), args.playout, args.prior, args.parallel)
     ref = reference.Reference()
     rows = measure_all([(rule, size, t) for rule in args.rules for size in args.sizes for t in threads], args, ref)
     add_speedups(rows)

@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="NAME",
             help=f"{kind}: {', '.join(chosen.registry)} (default {getattr(search, chosen.field)})",
         )
+        if not chosen.param_option:
+            continue
         parser.add_argument(
             chosen.param_option,
             dest=chosen.params_field,
@@ -116,7 +118,7 @@ def config_from_args(args: argparse.Namespace) -> EngineConfig:
     for chosen in CHOSEN:
         if getattr(args, chosen.field) is not None:
             search = with_setting(search, chosen.field, getattr(args, chosen.field))
-        for key, value in getattr(args, chosen.params_field):
+        for key, value in getattr(args, chosen.params_field, ()):
             search = with_param(search, chosen.field, key, value)
     for setting in SETTINGS:
         if getattr(args, setting.key) is not None:

@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass, field, fields, replace
 
-from goengine import dynkomi, policies, priors, rules
+from goengine import dynkomi, parallel, policies, priors, rules
 from goengine.kernels.tree import BYTES_PER_NODE
 from goengine.registry import format_number
 
@@ -118,7 +118,7 @@ SETTINGS: tuple[Setting, ...] = (
         "seconds", float, 0.001, 86400.0, "seconds_per_move", "--seconds",
         "seconds per move (a clock may allow less)", optional=True, keeps_tree=True,
     ),
-    Setting("threads", int, 1, 64, "search_threads", "--threads", "search threads, one tree each"),
+    Setting("threads", int, 1, 64, "search_threads", "--threads", "search threads (--parallel: how they share work)"),
     Setting(
         "seed", int, 0, 2**63 - 1, "random_seed", "--seed", "random seed; with one thread a seed reproduces a game"
     ),
@@ -158,7 +158,8 @@ SETTINGS: tuple[Setting, ...] = (
 @dataclass(frozen=True)
 class Chosen:
     """A setting chosen by name from a registry: ``field`` (``rule``), the field of its parameter
-    overrides (``params``), the registry, its words on GoGui's page, and its command-line options."""
+    overrides (``params``), the registry, its words on GoGui's page, and its command-line options
+    (``param_option`` empty when no choice of the registry has parameters)."""
 
     field: str
     params_field: str
@@ -173,6 +174,7 @@ CHOSEN: tuple[Chosen, ...] = (
     Chosen("playout", "playout_params", policies.POLICIES, "playout_policy", "--playout", "--playout-param"),
     Chosen("prior", "prior_params", priors.PRIORS, "prior_knowledge", "--prior", "--prior-param"),
     Chosen("dynkomi", "dynkomi_params", dynkomi.DYNKOMI, "dynamic_komi", "--dynkomi", "--dynkomi-param"),
+    Chosen("parallel", "parallel_params", parallel.PARALLEL, "parallel_search", "--parallel", ""),
 )
 CHOSEN_BY_FIELD = {c.field: c for c in CHOSEN}
 
@@ -189,14 +191,16 @@ class SearchConfig:
     chosen the same way; the engine, not the kernels, applies it.
     ``playouts`` and ``seconds``: the budget per move; when both are given the search stops at
     whichever comes first; with neither, DEFAULT_PLAYOUTS. A game clock (GTP time settings)
-    replaces ``seconds`` with the time it allows for the move. ``threads``: one tree per thread
-    (root parallelism), merged at the root. ``expand_at``: a leaf is expanded once this many
-    iterations have ended at it (0: on the first visit; a prior's virtual visits do not count).
+    replaces ``seconds`` with the time it allows for the move. ``threads``: the search threads;
+    ``parallel`` (``goengine.parallel``, chosen by name, no parameters): how they share the work,
+    all in one tree (``tree``) or a tree each merged at the root (``root``). ``expand_at``: a
+    leaf is expanded once this many iterations have ended at it (0: on the first visit; a
+    prior's virtual visits do not count).
     ``widen``, ``widen_factor``: progressive widening (``kernels.search``): a node searches its
     children best first by the prior, the second once it has ``widen`` visits, each further one
     after ``widen_factor`` times the step before; 0 searches every child from the start.
-    ``max_memory_mb``: the trees of all threads together stay under this; at the limit the trees
-    stop growing and the search goes on.
+    ``max_memory_mb``: the tree, or the trees of all threads together, stay under this; at the
+    limit they stop growing and the search goes on.
     ``resign_threshold``: resign when the best move's win rate is below it after
     ``resign_min_visits`` root visits, or half the playout budget when that is less (0 never
     resigns). ``ponder``: after each move of the game, search on for the opponent's reply until
@@ -212,6 +216,8 @@ class SearchConfig:
     prior_params: tuple[tuple[str, float], ...] = ()
     dynkomi: str = dynkomi.DEFAULT_DYNKOMI
     dynkomi_params: tuple[tuple[str, float], ...] = ()
+    parallel: str = parallel.DEFAULT_PARALLEL
+    parallel_params: tuple[tuple[str, float], ...] = ()
     playouts: int | None = None
     seconds: float | None = None
     threads: int = 1

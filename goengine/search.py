@@ -12,10 +12,14 @@ The kernels get the configuration as two arrays built once (``KernelSettings``):
 settings (rule, playout policy and prior ids, expansion threshold, ...) and the parameter rows
 of the rule, the policy and the prior (``kernels.search`` names the slots).
 
-Root parallelism: with ``threads = T`` there are T independent trees, each with its own RNG
-(seed ``seed + k``), searched concurrently (the kernel releases the GIL) and merged at the root
-by summing each move's visits and wins. The playout budget is split evenly between the trees.
-With one thread, the same seed, position and budget give the same move and statistics.
+Threads (``goengine.parallel``): with ``threads = T`` and ``parallel = tree``, T threads search
+one tree at once (the kernel releases the GIL; ``kernels.search.run_iterations`` says how they
+share it), each with its own random stream (seed ``seed + k``); the tree has the whole memory
+budget, and when it must grow every thread stops after its batch, the pool doubles, and they go
+on. With ``parallel = root`` there are T independent trees, each with its own stream, searched
+at once and merged at the root by summing each move's visits and wins. Either way the playout
+budget is split evenly between the threads. With one thread, the same seed, position and
+budget give the same move and statistics.
 """
 
 from __future__ import annotations
@@ -234,8 +238,14 @@ class Search:
         # the learned move model's arrays, loaded only for the prior that reads them
         model = movemodel.shipped().arrays if config.prior == "patterns" else movemodel.empty_arrays()
         self.knowledge = (PATTERNS, model)
-        max_nodes = int(config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * config.threads))
-        self.trees = [Tree(max_nodes, config.seed + k) for k in range(config.threads)]
+        self.shared = config.threads > 1 and config.parallel == "tree"
+        n_trees = 1 if self.shared else config.threads
+        max_nodes = int(config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * n_trees))
+        self.trees = [Tree(max_nodes, config.seed + k) for k in range(n_trees)]
+        # each thread's random stream: its tree's own, or in a shared tree, thread k's seed + k
+        self._rngs = [t.rng for t in self.trees]
+        if self.shared:
+            self._rngs += [new_state(config.seed + k) for k in range(1, config.threads)]
         self._pool = ThreadPoolExecutor(max_workers=config.threads) if config.threads > 1 else None
         self._position = None
         self._root = None
@@ -252,7 +262,10 @@ class Search:
         """The rule, policy and prior with their parameters, the seed, and the trees' size."""
         config = self.config
         nodes = self.trees[0].max_nodes
-        trees = f"{config.threads} tree{'s' if config.threads > 1 else ''} of up to {nodes:,} nodes"
+        if self.shared:
+            trees = f"{config.threads} threads on one tree of up to {nodes:,} nodes"
+        else:
+            trees = f"{config.threads} tree{'s' if config.threads > 1 else ''} of up to {nodes:,} nodes"
         return f"{config.describe()}, seed {config.seed}; {trees} ({config.max_memory_mb:g} MB)"
 
     def interrupt(self) -> None:
@@ -299,21 +312,30 @@ class Search:
         root_meta[kb.PASSES] = min(root_meta[kb.PASSES], 1)
         self._root = (board.pts.copy(), root_meta)
         cap = np.int64(3 * board.size * board.size)
-        threads = len(self.trees)
+        threads = len(self._rngs)
         shares = [None] * threads
         if playouts is not None:
             shares = [playouts // threads + (1 if k < playouts % threads else 0) for k in range(threads)]
         before = sum(int(t.ti[kt.VISITS, 0]) for t in self.trees)
+        trees = [self.trees[0 if self.shared else k] for k in range(threads)]
+        # who owns each point at the iterations' ends: into each tree's own array, and in a
+        # shared tree the other threads' into arrays of their own, added in afterwards
+        owners = [t.owners for t in self.trees] + [np.zeros_like(self.trees[0].owners) for _ in range(threads - 1)]
+        if not self.shared:
+            owners = owners[:threads]
+        done = [0] * threads
 
         def work(k: int) -> None:
-            self._run_thread(
-                self.trees[k],
+            done[k] += self._run_thread(
+                trees[k],
+                self._rngs[k],
+                owners[k],
                 board,
                 root_meta,
                 komi + extra_komi,
                 seen,
                 cap,
-                shares[k],
+                None if shares[k] is None else shares[k] - done[k],
                 deadline,
                 k == 0,
                 callback,
@@ -321,11 +343,28 @@ class Search:
                 ownership,
             )
 
-        if self._pool is None:
-            work(0)
-        else:
-            for future in [self._pool.submit(work, k) for k in range(threads)]:
-                future.result()
+        while True:
+            if self._pool is None:
+                work(0)
+            else:
+                for future in [self._pool.submit(work, k) for k in range(threads)]:
+                    future.result()
+            tree = self.trees[0]
+            # a shared tree grows between batches, when every thread has stopped
+            if not (self.shared and tree.tmeta[kt.FULL] and tree.can_grow()) or self._interrupt:
+                break
+            spent = all(s is not None and d >= s for s, d in zip(shares, done, strict=True))
+            if spent or time.perf_counter() >= deadline:
+                break
+            tree.grow()
+        if ownership:
+            if self.shared:
+                self.trees[0].owner_iterations += sum(done)
+                for extra in owners[1:]:
+                    self.trees[0].owners += extra
+            else:
+                for tree, n in zip(self.trees, done, strict=True):
+                    tree.owner_iterations += n
         result = self.result()
         result.playouts = sum(int(t.ti[kt.VISITS, 0]) for t in self.trees) - before
         result.seconds = time.perf_counter() - start
@@ -333,15 +372,32 @@ class Search:
         return result
 
     def _run_thread(
-        self, tree, board, root_meta, judged_komi, seen, cap, share, deadline, reports, callback, interval, owners
-    ):
+        self,
+        tree,
+        rng,
+        owners,
+        board,
+        root_meta,
+        judged_komi,
+        seen,
+        cap,
+        share,
+        deadline,
+        reports,
+        callback,
+        interval,
+        ownership,
+    ) -> int:
+        """Batches of iterations on ``tree`` until the budget is spent, the search is
+        interrupted, or (in a shared tree) the pool must grow; returns the iterations run."""
         done = 0
         next_report = time.perf_counter() + interval
         batch = max(1, int(self.config.batch))
         if board.size > 13:
             batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
         settings, params = self.kernel.for_position(judged_komi, cap, True)
-        settings[ksearch.OWNERSHIP] = int(owners)
+        settings[ksearch.OWNERSHIP] = int(ownership)
+        settings[ksearch.SHARED] = int(self.shared)
         work = ksearch.new_workspace(board.pts.shape[1])
         while not self._interrupt:
             n = batch if share is None else min(batch, share - done)
@@ -350,23 +406,24 @@ class Search:
             settings[ksearch.GROW] = tree.can_grow()
             ran = ksearch.run_iterations(
                 (tree.ti, tree.tf, tree.tmeta),
-                (board.pts, root_meta, ZOBRIST, seen, self.knowledge, tree.owners),
+                (board.pts, root_meta, ZOBRIST, seen, self.knowledge, owners),
                 work,
                 settings,
                 params,
-                tree.rng,
+                rng,
                 np.int64(n),
             )
             done += ran
-            if owners:
-                tree.owner_iterations += ran
             if tree.tmeta[kt.FULL] and tree.can_grow():
+                if self.shared:
+                    break  # Search.run grows the pool once every thread has stopped
                 tree.grow()
             elif ran == 0:
                 break  # the root has MAX_VISITS visits: its counts must not wrap
             if reports and callback is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + interval
                 callback(self.result())
+        return done
 
     def _reroot(self, board: Board, komi: float) -> None:
         """Keep, in every tree, the subtree under the moves played since the last search; start

@@ -121,6 +121,7 @@ def test_a_good_setting_gives_the_same_configuration_through_both_doors(key, val
         (["--rule", "rave", "--param", "schedule=fast"], "goengine-set schedule fast"),
         (["--playout-param", "p=1"], "goengine-set playout.p 1"),
         (["--prior-param", "n=1"], "goengine-set prior.n 1"),
+        (["--parallel", "leaf"], "goengine-set parallel leaf"),
     ],
 )
 def test_bad_choices_and_parameters_get_the_same_error_through_both_doors(args, line, capsys):
@@ -307,6 +308,18 @@ def test_the_command_searches_with_one_thread_per_core_unless_told(monkeypatch):
     assert cli.config_from_args(parse(["--threads", "1"])).search.threads == 1
     assert SearchConfig().threads == 1  # the library's default, for Python users and the tests
     assert "default one per core: 3 here" in " ".join(cli.build_parser().format_help().split())
+
+
+def test_the_parallel_search_is_chosen_by_name_and_says_how_the_threads_share_the_tree():
+    parse = cli.build_parser().parse_args
+    config = cli.config_from_args(parse(["--threads", "2", "--parallel", "Tree"]))
+    assert config.search.parallel == "tree"
+    assert "--parallel-param" not in cli.build_parser().format_help()  # no choice has parameters
+    engine = Engine(config)
+    assert "2 threads on one tree of up to 22,369,621 nodes" in engine.describe()
+    GtpEngine(engine).send("goengine-set parallel_search root")
+    assert "2 trees of up to 11,184,810 nodes" in engine.describe()
+    engine.close()
 
 
 def test_available_cores_counts_the_cores_this_process_may_use(monkeypatch):

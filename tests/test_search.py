@@ -1,5 +1,5 @@
 """Search behaviour: tactics every selection rule must find, the tree's invariants, reproducibility,
-the node limit, tree reuse, root parallelism and the time budget. Which move to play (resign,
+the node limit, tree reuse, root and tree parallelism and the time budget. Which move to play (resign,
 pass, the most visited) is the engine's decision: ``tests/test_engine.py``.
 
 Reading guide: the positions come first, as ASCII diagrams (``X`` black, ``O`` white, row 0 at the
@@ -105,7 +105,9 @@ def winning_moves(board: Board, komi: float) -> set[str]:
     return {name(board, m) for m in candidate_moves(board) if not _mover_wins_after(board, me, m, komi, table)}
 
 
-def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool, playouts: int | None = None) -> None:
+def assert_tree_invariants(
+    tree, *, expand_at: int | None = 1, needs_amaf: bool, playouts: int | None = None, shared: bool = False
+) -> None:
     """The node pool after a search, checked node by node (see ``goengine.kernels.tree``).
 
     - the pool is ``[0, N_NODES)`` within the arrays' capacity, within ``max_nodes``;
@@ -128,6 +130,11 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
       has children (every simulation ends with both players passing), so at least ``through``
       and at most the parent's visits; without AMAF every AMAF figure stays 0. (Every search
       here has the prior ``none``, which gives no virtual visits: the counts are all searched.)
+
+    A ``shared`` tree (tree parallelism) differs in one way: an iteration that ended at a node
+    (another thread was expanding it) still gives its children AMAF samples if they were there
+    by its back-up, so a child's AVISITS is bounded by its parent's visits, not by ``through``;
+    and iterations may end at an expanded node past ``expand_at`` (pass ``expand_at=None``).
     """
     ti, tf = tree.ti, tree.tf
     n = tree.nodes
@@ -160,7 +167,7 @@ def assert_tree_invariants(tree, *, expand_at: int | None = 1, needs_amaf: bool,
         losses = float((visits[lo:hi] - wins[lo:hi]).sum())
         assert losses <= wins[i] <= losses + (visits[i] - through), f"node {i}: reward perspective"
         is_pass = kids == PASS
-        assert np.all(avisits[lo:hi][~is_pass] <= through)
+        assert np.all(avisits[lo:hi][~is_pass] <= (visits[i] if shared else through))
         if needs_amaf and is_pass.any():
             assert through <= int(avisits[lo:hi][is_pass][0]) <= visits[i], f"node {i}: PASS's AMAF count"
     assert np.all(owner[1:] >= 0), "a node outside every children block"
@@ -703,7 +710,7 @@ def test_a_move_out_of_turn_starts_afresh():
     assert search.trees[0].ti[kt.VISITS, 0] == 0
 
 
-# ---- root parallelism and the time budget
+# ---- root and tree parallelism, and the time budget
 
 
 @pytest.mark.parametrize("rule", ["ucb1", "rave"])
@@ -730,12 +737,79 @@ def test_two_threads_search_two_trees_and_merge_the_root(rule):
     assert board.is_legal(BLACK, result.best.move)
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_a_time_budget_runs_to_its_deadline_and_at_most_one_batch_past_it(monkeypatch, threads):
+@pytest.mark.parametrize(("rule", "expand_at"), [("ucb1", 0), ("rave", 0), ("rave", 8)])
+def test_threads_on_one_shared_tree_lose_no_visit_and_keep_it_whole(rule, expand_at):
+    """Tree parallelism: two threads search one tree at once. Every count is added atomically and
+    every virtual loss taken back by the result, so the root has exactly one visit per playout, and
+    the pool passes every structural check of a single-threaded search (except that an iteration
+    may also end at a node another thread is expanding: ``expand_at=None``). With expansion at the
+    first visit, 6000 playouts on 9x9 make some 300,000 nodes, so the pool, which starts at 32,768,
+    grows several times while the threads share it; each node's children are the legal moves."""
+    board = Board(9)
+    for v in ("E5", "C3", "G7"):
+        board.play(board.to_move, pt(board, v))
+    search = make_search(rule, playouts=6000, threads=2, parallel="tree", expand_at=expand_at)
+    try:
+        result = run(search, board, 7.5)
+    finally:
+        search.close()
+    assert search.shared and len(search.trees) == 1
+    tree = search.trees[0]
+    assert result.playouts == 6000 and tree.ti[kt.VISITS, 0] == 6000
+    assert tree.ti.shape[1] > 32768 if expand_at == 0 else True
+    assert not np.any(tree.ti[kt.NCHILD, : tree.nodes] < 0), "a node left claimed"
+    assert_tree_invariants(tree, expand_at=None, needs_amaf=rule == "rave", playouts=6000, shared=True)
+    assert_children_are_the_legal_moves(board, tree, max_expanded=300)
+    assert sum(s.visits for s in result.stats) >= 6000 - 50  # the rest ended at the root
+    assert board.is_legal(WHITE, result.best.move)
+
+
+def test_a_shared_tree_at_its_memory_limit_stops_growing_and_searches_on():
+    """With room for only a few thousand nodes the pool fills; the threads go on searching below
+    the leaves (no expansion is half made: none is left claimed), and every playout is counted."""
+    board = Board(9)
+    search = make_search("ucb1", playouts=4000, threads=2, parallel="tree", expand_at=0, max_memory_mb=0.2)
+    try:
+        result = run(search, board, 7.5)
+    finally:
+        search.close()
+    tree = search.trees[0]
+    assert tree.max_nodes == int(0.2 * 2**20 / kt.BYTES_PER_NODE) and tree.nodes <= tree.max_nodes
+    assert tree.nodes > tree.max_nodes - 82  # full: no room for one more 9x9 block
+    assert result.playouts == 4000 and tree.ti[kt.VISITS, 0] == 4000
+    assert not np.any(tree.ti[kt.NCHILD, : tree.nodes] < 0)
+    assert_tree_invariants(tree, expand_at=None, needs_amaf=False, playouts=4000, shared=True)
+
+
+@pytest.mark.parametrize("position", list(TACTICS))
+def test_threads_on_a_shared_tree_find_the_winning_move(position):
+    diagram, color, komi, answer = TACTICS[position]
+    board = Board.from_ascii(diagram, color)
+    search = make_search("ucb1", playouts=TACTICS_PLAYOUTS, seed=TACTICS_SEED, threads=2, parallel="tree")
+    try:
+        result = run(search, board, komi)
+    finally:
+        search.close()
+    assert name(board, result.best.move) == answer
+
+
+def test_one_thread_is_the_same_search_whichever_parallelism_is_named():
+    board = Board.from_ascii(OPENING, BLACK)
+    results = []
+    for parallel in ("tree", "root"):
+        search = make_search("rave", playouts=1500, seed=4, parallel=parallel)
+        results.append([(s.move, s.visits, s.wins) for s in run(search, board, 6.5).stats])
+        assert not search.shared
+        search.close()
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize(("threads", "parallel"), [(1, "root"), (2, "root"), (2, "tree")])
+def test_a_time_budget_runs_to_its_deadline_and_at_most_one_batch_past_it(monkeypatch, threads, parallel):
     """On a BatchClock a batch takes 0.1 s: a 0.3 s budget runs three batches, and each thread at
     most one more that began before the deadline (a thread starts no batch once it has passed)."""
     board = Board(9)
-    search = make_search("ucb1", playouts=None, seconds=0.3, threads=threads)
+    search = make_search("ucb1", playouts=None, seconds=0.3, threads=threads, parallel=parallel)
     clock = BatchClock(monkeypatch, step=0.1)
     try:
         result = run(search, board, 7.5)
@@ -797,9 +871,9 @@ def test_reward_sums_stay_exact_past_two_to_the_twenty_fourth():
     no_amaf = np.zeros(kb.MAX_POINTS, dtype=np.int8)
     no_depth = np.zeros(kb.MAX_POINTS, dtype=np.int64)
     # Black to move at the root, Black wins: the child (Black's move) gains 1, the root 0
-    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 17.5, 7.5, no_amaf, no_depth, False)
+    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 17.5, 7.5, no_amaf, no_depth, False, False)
     assert tf[kt.WINS, 1] == big + 1 and tf[kt.WINS, 0] == big
-    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 7.0, 7.0, no_amaf, no_depth, False)  # a draw
+    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 7.0, 7.0, no_amaf, no_depth, False, False)  # a draw
     assert tf[kt.WINS, 1] == big + 1.5 and tf[kt.WINS, 0] == big + 0.5
     assert tf[kt.SCORE, 0] == tf[kt.SCORE, 1] == 17.5 + 7.0  # the area scores, komi left out
     assert np.float32(big) + np.float32(1) == np.float32(big)  # what float32 did
@@ -850,15 +924,15 @@ def test_a_node_searched_once_holds_the_area_score_its_win_was_judged_by():
     assert_tree_invariants(tree, needs_amaf=False, playouts=3000)
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_the_owners_counted_add_up_to_the_roots_score(threads):
+@pytest.mark.parametrize(("threads", "parallel"), [(1, "root"), (2, "root"), (2, "tree")])
+def test_the_owners_counted_add_up_to_the_roots_score(threads, parallel):
     """Tromp-Taylor area is the sum of the owners, so over the iterations the ownership counted
     the owners add up to the root's SCORE, and one iteration each is counted; the mean is in
     [-1, 1] and its spread is the standard deviation of owners in {-1, 0, 1}."""
     board = Board(9)
     for v in ("E5", "C3", "G7", "D6"):
         board.play(board.to_move, pt(board, v))
-    search = make_search("rave", playouts=2000, threads=threads, playout="heavy")
+    search = make_search("rave", playouts=2000, threads=threads, playout="heavy", parallel=parallel)
     result = search.run(board, 7.5, Budget(playouts=2000), ownership=True)
     assert search.root_ownership() is not None
     for tree in search.trees:

@@ -23,7 +23,9 @@ come in groups, so a new capability adds a field, not a parameter to every call:
 - ``params``: float64[N_PARAM_ROWS, MAX_PARAMS], one row each for the rule's, the playout
   policy's and the prior's parameters, and a row of scalars (komi, the widening schedule).
 
-The kernel releases the GIL: one thread per tree (root parallelism) runs concurrently.
+The kernel releases the GIL, so threads run it at once: each on a tree of its own (root
+parallelism), or all on one tree (tree parallelism, ``settings[SHARED]``: ``run_iterations``
+says how they share it).
 
 Tree moves obey positional superko: a child is created only if the position it makes is neither
 in the game's history (``seen``, sorted hashes) nor earlier on the path from the root. The
@@ -53,6 +55,7 @@ import numpy as np
 from numba import njit
 
 from . import at
+from .atomic import atomic_add, atomic_cas
 from .board import (
     BLACK,
     COLOR,
@@ -87,8 +90,10 @@ from .tree import (
     VISITS,
     WINS,
     alloc_children,
-    leaf_iterations,
+    children_of,
+    count_leaf_iteration,
     order_by_wins,
+    publish_children,
 )
 
 MAX_DEPTH = 3 * MAX_POINTS + 8
@@ -103,7 +108,8 @@ EXPAND_AT = 4  # a leaf is expanded once visited this many times (0: on its firs
 MAX_MOVES = 5  # moves allowed in one iteration, tree part and playout together
 GROW = 6  # 1: stop the batch when an expansion does not fit (the caller enlarges the pool)
 OWNERSHIP = 7  # 1: add every iteration's final owners into ``root``'s ``owners``
-N_SETTINGS = 8
+SHARED = 8  # 1: other threads search the same tree at once (tree parallelism; see the docstring)
+N_SETTINGS = 9
 
 # rows of ``params``
 RULE_PARAMS = 0
@@ -160,46 +166,60 @@ def reward(score, player):
 
 
 @njit(cache=True, _nrt=False)
-def backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf):
+def backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf, shared):
     """Credit one result, the area score ``area`` (Black's area minus White's) judged with
     ``komi``, to the nodes on ``path[:depth + 1]``, and the AMAF statistics of their children
     when ``needs_amaf``. The node at depth d was played by the root player's opponent when d is
-    even (the root itself), by the root player when d is odd."""
+    even (the root itself), by the root player when d is odd. In a shared tree the visits were
+    counted on the way down (the virtual loss) and every sum is added atomically."""
     score = area - komi
     for d in range(depth + 1):
         node = path[d]
         mover = 3 - root_color if d % 2 == 0 else root_color
-        ti[VISITS, at(node)] += 1
-        tf[WINS, at(node)] += reward(score, mover)
-        tf[SCORE, at(node)] += area
-        if needs_amaf and ti[NCHILD, at(node)] > 0:
+        if shared:
+            atomic_add(tf, WINS, node, reward(score, mover))
+            atomic_add(tf, SCORE, node, area)
+        else:
+            ti[VISITS, at(node)] += 1
+            tf[WINS, at(node)] += reward(score, mover)
+            tf[SCORE, at(node)] += area
+        first, nc = children_of(ti, node, shared)
+        if needs_amaf and nc > 0:
             to_move = 3 - mover  # who chooses among this node's children
             r = reward(score, to_move)
-            first = ti[FIRST, at(node)]
-            for ch in range(first, first + ti[NCHILD, at(node)]):
+            for ch in range(first, first + nc):
                 m = ti[MOVE, at(ch)]
                 # every simulation ends with both players passing, so by AMAF's own definition
                 # PASS was played later in every one: its AMAF mean is the node's mean. Without
                 # it PASS had no AMAF sample and, under KL-UCB+RAVE, kept the whole KL bonus
                 # while every other child's score was mostly its AMAF mean: it got picked early.
                 if m == PASS or (amaf_color[at(m)] == to_move and amaf_depth[at(m)] >= d):
-                    ti[AVISITS, at(ch)] += 1
-                    tf[AWINS, at(ch)] += r
+                    if shared:
+                        atomic_add(ti, AVISITS, ch, np.int32(1))
+                        atomic_add(tf, AWINS, ch, r)
+                    else:
+                        ti[AVISITS, at(ch)] += 1
+                        tf[AWINS, at(ch)] += r
 
 
 @njit(cache=True, _nrt=False)
 def expand(tree, pts, meta, zobrist, seen, knowledge, path_hash, depth, node, moves, scratch, settings, params):
     """Give ``node`` (at ``depth``, in the position ``(pts, meta)``) its children: the candidate
-    moves as one block, then the prior's initial statistics. False when the pool is full."""
+    moves as one block, then the prior's initial statistics. False when the pool is full. In a
+    shared tree the caller holds the node (``run_iterations``), and the block becomes its
+    children only when complete (``tree.publish_children``)."""
     ti, tf, tmeta = tree
     prior = settings[PRIOR]
+    shared = settings[SHARED] != 0
     count = candidate_moves(pts, meta, zobrist, seen, path_hash, depth, moves, pass_is_child(prior, pts, meta))
-    if not alloc_children(ti, tf, tmeta, node, moves, count):
+    first = alloc_children(ti, tf, tmeta, node, moves, count, shared)
+    if first < 0:
         return False
-    first = np.int64(ti[FIRST, at(node)])
     init_children(prior, params[PRIOR_PARAMS], knowledge, pts, meta, zobrist, ti, tf, first, count, scratch)
     if params[SCALARS, WIDEN] > 0.0:
         order_by_wins(ti, tf, first, count)
+    if shared:
+        publish_children(ti, node, first, count)
     return True
 
 
@@ -246,6 +266,26 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     The batch also stops when the root has MAX_VISITS visits (int32 counts never wrap).
     Komi (``params[SCALARS, KOMI]``) is subtracted from the area score; ``settings[MAX_MOVES]``
     caps a whole iteration's moves.
+
+    With ``settings[SHARED]`` 1, other threads run this kernel on the same tree at the same time
+    (tree parallelism; Enzenberger and Müller 2009, "A Lock-free Multithreaded Monte-Carlo Tree
+    Search Algorithm"; Chaslot, Winands and van den Herik 2008, "Parallel Monte-Carlo Tree
+    Search"). Nothing is locked:
+
+    - virtual loss: a node's visit is counted as the iteration passes it on the way down, its
+      reward only at the back-up, so until then it counts as a loss and other threads spread
+      over other moves instead of all following the same line;
+    - counts and sums are added atomically (``kernels.atomic``), so none is lost;
+    - a leaf due for expansion is claimed by compare-and-swap on its ``NCHILD`` (0 to -1): a
+      thread that finds it claimed ends its iteration there; the claimer takes a block of nodes
+      with an atomic add on ``N_NODES``, gives the children their prior, then publishes them
+      (``tree.publish_children``), and readers trust ``FIRST`` before ``NCHILD``
+      (``tree.children_of``);
+    - the leaf's count of iterations is lowered by compare-and-swap
+      (``tree.count_leaf_iteration``) so that it can never overwrite the children's index.
+
+    With 0 (one thread) none of this runs: the search, its speed and every seed's game are those
+    of the single-threaded kernel.
     """
     ti, tf, tmeta = tree
     pts0, meta0, zobrist, seen, knowledge, owners = root
@@ -257,6 +297,7 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     expand_at = settings[EXPAND_AT]
     max_moves = settings[MAX_MOVES]
     grow = settings[GROW] != 0
+    shared = settings[SHARED] != 0
     rule_params = params[RULE_PARAMS]
     policy_params = params[POLICY_PARAMS]
     komi = params[SCALARS, KOMI]
@@ -276,25 +317,34 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
         depth = np.int64(0)
         path[0] = 0
         path_hash[0] = meta[HASH]
+        if shared:
+            atomic_add(ti, VISITS, 0, np.int32(1))  # the virtual loss: visits count on the way down
         expanded = False
         stop = False
         while depth < MAX_DEPTH - 1:
-            nc = ti[NCHILD, at(node)]
+            first, nc = children_of(ti, node, shared)
             if nc == 0:
-                reached = leaf_iterations(ti, node)  # before this one
-                ti[FIRST, at(node)] -= 1
+                reached = count_leaf_iteration(ti, node, shared)  # before this one
+                if reached < 0:
+                    continue  # another thread has just given it children: descend into them
                 if expanded or meta[PASSES] >= 2 or reached < expand_at:
                     break
+                if shared and atomic_cas(ti, NCHILD, node, np.int32(0), np.int32(-1)) != 0:
+                    break  # another thread is expanding it: this iteration ends at the leaf
                 if not expand(
                     tree, pts, meta, zobrist, seen, knowledge, path_hash, depth, node, moves, scratch, settings, params
                 ):
+                    if shared:
+                        ti[NCHILD, at(node)] = 0  # let go of the node
                     if grow:  # this iteration is abandoned (the pool grows), not ended here
-                        ti[FIRST, at(node)] += 1
+                        if shared:
+                            atomic_add(ti, FIRST, node, np.int32(1))
+                        else:
+                            ti[FIRST, at(node)] += 1
                     stop = grow
                     break
                 expanded = True
-                nc = ti[NCHILD, at(node)]
-            first = ti[FIRST, at(node)]
+                first, nc = children_of(ti, node, shared)
             if widen > 0.0:
                 nc = min(nc, widened(np.float64(ti[VISITS, at(node)]), widen, widen_factor))
             child = select_best(
@@ -309,6 +359,8 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
                 first + nc,
                 rng,
             )
+            if shared:
+                atomic_add(ti, VISITS, child, np.int32(1))
             apply_move(
                 pts, meta, zobrist, ti[MOVE, at(child)], meta[TO_MOVE], amaf_color, amaf_depth, depth, needs_amaf
             )
@@ -317,6 +369,9 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
             path_hash[depth] = meta[HASH]
             node = child
         if stop:
+            if shared:  # the iteration is abandoned: take back its visits
+                for d in range(depth + 1):
+                    atomic_add(ti, VISITS, path[d], np.int32(-1))
             break
         area, _ = playout(
             pts,
@@ -332,7 +387,7 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
             depth,
             needs_amaf,
         )
-        backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf)
+        backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf, shared)
         if with_owners:
             add_owners(pts, meta, owners)
         done += 1

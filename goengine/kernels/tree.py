@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit
 
 from . import at
+from .atomic import atomic_add_1d, atomic_cas, atomic_load
 
 PARENT = 0
 MOVE = 1
@@ -85,12 +86,26 @@ def leaf_iterations(ti, node):
 
 
 @njit(cache=True, _nrt=False)
-def alloc_children(ti, tf, tmeta, parent, moves, count):
-    """Give ``parent`` the children ``moves[:count]`` as one block. False if the pool is full."""
-    start = tmeta[N_NODES]
-    if start + count > ti.shape[1]:
-        tmeta[FULL] = 1
-        return False
+def alloc_children(ti, tf, tmeta, parent, moves, count, shared):
+    """Give ``parent`` the children ``moves[:count]`` as one block; returns the block's first
+    index, or -1 (``FULL`` set) when the pool has no room.
+
+    In a tree of one thread the block is ``parent``'s at once. In a shared tree (``shared``:
+    several threads search it, ``kernels.search``) the block is taken with an atomic add on
+    ``N_NODES``, so two threads never get the same nodes, and stays the caller's until it
+    publishes it (``publish_children``) once the children have their prior: a thread that
+    reads ``parent`` before sees a leaf."""
+    if shared:
+        start = atomic_add_1d(tmeta, N_NODES, np.int64(count))
+        if start + count > ti.shape[1]:
+            atomic_add_1d(tmeta, N_NODES, np.int64(-count))
+            tmeta[FULL] = 1
+            return np.int64(-1)
+    else:
+        start = tmeta[N_NODES]
+        if start + count > ti.shape[1]:
+            tmeta[FULL] = 1
+            return np.int64(-1)
     for k in range(count):
         i = start + k
         ti[PARENT, at(i)] = parent
@@ -102,10 +117,58 @@ def alloc_children(ti, tf, tmeta, parent, moves, count):
         tf[WINS, at(i)] = 0.0
         tf[AWINS, at(i)] = 0.0
         tf[SCORE, at(i)] = 0.0
-    ti[FIRST, at(parent)] = start
+    if not shared:
+        ti[FIRST, at(parent)] = start
+        ti[NCHILD, at(parent)] = count
+        tmeta[N_NODES] = start + count
+    return np.int64(start)
+
+
+@njit(cache=True, _nrt=False)
+def publish_children(ti, parent, first, count):
+    """Make the block ``first .. first + count - 1`` the children of ``parent`` in a shared tree.
+    ``NCHILD`` is written first and ``FIRST`` last, by compare-and-swap (a barrier: every store
+    before it, the children's prior included, is visible with it), replacing the leaf's count of
+    iterations, which other threads may still be lowering; a thread that sees ``FIRST >= 0``
+    (``children_of``) sees the children whole."""
     ti[NCHILD, at(parent)] = count
-    tmeta[N_NODES] = start + count
-    return True
+    while True:
+        old = atomic_load(ti, FIRST, parent)
+        if atomic_cas(ti, FIRST, parent, old, np.int32(first)) == old:
+            return
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def children_of(ti, node, shared):
+    """``(first, count)`` of ``node``'s children, ``(-1, 0)`` for a leaf. In a shared tree the
+    children count only once published (``publish_children``): ``FIRST`` is read first, with
+    acquire ordering, so ``NCHILD`` is read after it."""
+    if shared:
+        first = atomic_load(ti, FIRST, node)
+        if first < 0:
+            return np.int64(-1), np.int64(0)
+        return np.int64(first), np.int64(ti[NCHILD, at(node)])
+    count = ti[NCHILD, at(node)]
+    if count <= 0:
+        return np.int64(-1), np.int64(0)
+    return np.int64(ti[FIRST, at(node)]), np.int64(count)
+
+
+@njit(cache=True, _nrt=False)
+def count_leaf_iteration(ti, node, shared):
+    """Count one more iteration ended at the leaf ``node`` (its ``FIRST`` field, ``-1 - k``);
+    returns the count before it, or -1 when, in a shared tree, another thread published the
+    node's children meanwhile (the count is gone: the caller descends instead)."""
+    if not shared:
+        k = leaf_iterations(ti, node)
+        ti[FIRST, at(node)] -= 1
+        return np.int64(k)
+    while True:
+        old = atomic_load(ti, FIRST, node)
+        if old >= 0:
+            return np.int64(-1)
+        if atomic_cas(ti, FIRST, node, old, np.int32(old - 1)) == old:
+            return np.int64(-1 - old)
 
 
 @njit(cache=True, _nrt=False)
