@@ -320,9 +320,9 @@ class Search:
         trees = [self.trees[0 if self.shared else k] for k in range(threads)]
         # who owns each point at the iterations' ends: into each tree's own array, and in a
         # shared tree the other threads' into arrays of their own, added in afterwards
-        owners = [t.owners for t in self.trees] + [np.zeros_like(self.trees[0].owners) for _ in range(threads - 1)]
-        if not self.shared:
-            owners = owners[:threads]
+        owners = [t.owners for t in self.trees]
+        if self.shared:
+            owners += [np.zeros_like(owners[0]) for _ in range(threads - 1)]
         done = [0] * threads
 
         def work(k: int) -> None:
