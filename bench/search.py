@@ -14,8 +14,8 @@ growth included. The median over ``--runs`` runs is reported, with the spread. T
 rounds (one run of every row, then the next round), so a change in the load of a shared machine
 falls on all rows alike; each row shows the 1-minute load average during its runs.
 
-Two threads mean root parallelism (two trees searched at once and merged at the root) or, with
-``--parallel tree``, tree parallelism (one tree searched by both; ``goengine.parallel``). The
+Two threads mean tree parallelism (one tree searched by both; ``goengine.parallel``) or, with
+``--parallel root``, root parallelism (two trees searched at once and merged at the root). The
 speed-up is the two-thread rate divided by the one-thread rate of the same rule and size; on a
 machine with two cores it cannot exceed 2, and less when other work shares the cores, so the
 load average is printed with every result.

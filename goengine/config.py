@@ -245,12 +245,18 @@ class SearchConfig:
             object.__setattr__(self, chosen.params_field, tuple(sorted(normal.items())))
         if not isinstance(self.batch, int) or not 1 <= self.batch <= 10**6:
             raise ValueError(f"batch must be an integer from 1 to 1000000, got {self.batch!r}")
-        nodes = self.max_memory_mb * 2**20 / (BYTES_PER_NODE * self.threads)
+        nodes = self.max_memory_mb * 2**20 / (BYTES_PER_NODE * self.trees)
         if nodes < MIN_TREE_NODES:
             raise ValueError(
-                f"max_memory_mb {self.max_memory_mb:g} is too small for {self.threads} tree(s) "
+                f"max_memory_mb {self.max_memory_mb:g} is too small for {self.trees} tree(s) "
                 f"of at least {MIN_TREE_NODES} nodes ({BYTES_PER_NODE} bytes each)"
             )
+
+    @property
+    def trees(self) -> int:
+        """How many trees the search keeps, sharing ``max_memory_mb`` evenly: one a thread with
+        ``root`` parallelism, else one for all the threads."""
+        return self.threads if self.parallel == "root" else 1
 
     def describe(self) -> str:
         """The rule, policy and prior with every parameter, for logs and records."""

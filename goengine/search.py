@@ -238,10 +238,9 @@ class Search:
         # the learned move model's arrays, loaded only for the prior that reads them
         model = movemodel.shipped().arrays if config.prior == "patterns" else movemodel.empty_arrays()
         self.knowledge = (PATTERNS, model)
-        self.shared = config.threads > 1 and config.parallel == "tree"
-        n_trees = 1 if self.shared else config.threads
-        max_nodes = int(config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * n_trees))
-        self.trees = [Tree(max_nodes, config.seed + k) for k in range(n_trees)]
+        self.shared = config.threads > 1 and config.trees == 1
+        max_nodes = int(config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * config.trees))
+        self.trees = [Tree(max_nodes, config.seed + k) for k in range(config.trees)]
         # each thread's random stream: its tree's own, or in a shared tree, thread k's seed + k
         self._rngs = [t.rng for t in self.trees]
         if self.shared:

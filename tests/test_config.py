@@ -18,6 +18,7 @@ from goengine.config import (
     BOARD_SIZES,
     CHOSEN,
     DEFAULT_PLAYOUTS,
+    MIN_TREE_NODES,
     SETTINGS,
     Budget,
     EngineConfig,
@@ -28,6 +29,7 @@ from goengine.config import (
 )
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine
+from goengine.kernels.tree import BYTES_PER_NODE
 from goengine.time_control import TimeSettings
 
 #: per setting: values each door must refuse, with the message's start
@@ -147,7 +149,12 @@ def test_python_configurations_are_checked_too():
     with pytest.raises(ValueError, match="has no parameter 'gamma'"):
         SearchConfig(rule="ucb1", params=(("gamma", 1.0),))
     with pytest.raises(ValueError, match="too small for 4 tree"):
-        SearchConfig(max_memory_mb=0.1, threads=4)
+        SearchConfig(max_memory_mb=0.1, threads=4, parallel="root")
+    # one shared tree has all the memory: what four trees could not share, it can hold
+    tight = MIN_TREE_NODES * BYTES_PER_NODE * 2 / 2**20
+    assert SearchConfig(max_memory_mb=tight, threads=4, parallel="tree").trees == 1
+    with pytest.raises(ValueError, match="too small for 4 tree"):
+        SearchConfig(max_memory_mb=tight, threads=4, parallel="root")
 
 
 def test_parameters_are_stored_by_name_and_number_whatever_was_given():

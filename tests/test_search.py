@@ -716,7 +716,7 @@ def test_a_move_out_of_turn_starts_afresh():
 @pytest.mark.parametrize("rule", ["ucb1", "rave"])
 def test_two_threads_search_two_trees_and_merge_the_root(rule):
     board = Board.from_ascii(OPENING, BLACK)
-    search = make_search(rule, playouts=4001, threads=2)
+    search = make_search(rule, playouts=4001, threads=2, parallel="root")
     try:
         result = run(search, board, 6.5)
     finally:
@@ -987,7 +987,7 @@ def test_root_statistics_leave_out_the_priors_virtual_visits_and_wins():
     (kernels.prior); the search recomputes what it gave the root's children (``root_prior``) and
     reports what it searched apart from it. With the prior ``none`` there is nothing to take out."""
     board = Board(9)
-    search = make_search("ucb1", playouts=400, threads=2)
+    search = make_search("ucb1", playouts=400, threads=2, parallel="root")
     searched = {s.move: (s.visits, s.wins) for s in run(search, board, 7.5).stats}
     assert search.root_prior() == {}
     # a prior that gave one root move 10 visits and 7 wins, in each of the two trees
