@@ -156,6 +156,15 @@ def thread_count(command: str) -> int:
     return 1
 
 
+def game_cores(engine: str, opponent: str) -> int:
+    """The cores a game keeps busy: the larger thread count of its two engines, which take turns,
+    or both counts together when a goengine of the two ponders (``--ponder``: it searches on while
+    the other thinks)."""
+    counts = thread_count(engine), thread_count(opponent)
+    ponders = any(is_goengine(c) and "--ponder" in shlex.split(c) for c in (engine, opponent))
+    return sum(counts) if ponders else max(counts)
+
+
 def pinned(command: str) -> str:
     """A goengine command line with ``--threads 1`` added when it gives no thread count. The
     ``goengine`` command searches with one thread per core by default; in a match the games at
@@ -503,8 +512,8 @@ def run(args: argparse.Namespace, out: Path) -> int:
     specs = [spec for spec in missing if verdict(spec.config) == CONTINUE]
     total = len(pairings) * args.games
     jobs = args.jobs or (0 if args.cluster else os.cpu_count() or 1)
-    # games at once x a game's threads stay within the cores (two engines in a game take turns)
-    threads = max(thread_count(p.command) for pairing in pairings for p in (pairing.engine, pairing.opponent))
+    # games at once x a game's cores stay within the machine's (``game_cores``)
+    threads = max(game_cores(pairing.engine.command, pairing.opponent.command) for pairing in pairings)
     cores = os.cpu_count() or 1
     if not args.cluster and jobs * threads > cores:
         jobs = max(1, cores // threads)

@@ -637,6 +637,17 @@ def test_goengine_commands_are_pinned_to_one_thread_unless_they_say():
     assert script._settings(f"{python} --seed 7") != script._settings(f"{python} --threads 2 --seed 7")
 
 
+def test_a_game_with_a_pondering_engine_counts_both_engines_threads():
+    """Two engines in a game take turns, unless one ponders: then both search at once."""
+    script = match_script()
+    python = "/usr/bin/python3 -m goengine --quiet"
+    assert script.game_cores(f"{python} --threads 2", f"{python} --threads 1") == 2
+    assert script.game_cores(f"{python} --threads 1 --ponder", f"{python} --threads 1") == 2
+    assert script.game_cores(f"{python} --threads 1", f"{python} --threads 2 --ponder") == 3
+    assert script.game_cores(f"{python} --threads 1 --ponder", GNUGO_LEVEL0) == 2
+    assert script.game_cores(f"{python} --threads 1", f"{GNUGO_LEVEL0} --ponder") == 1  # not goengine's option
+
+
 @pytest.mark.slow
 @pytest.mark.gnugo
 @pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go not installed at {GNUGO}")
