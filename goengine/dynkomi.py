@@ -15,7 +15,11 @@ safe, White stops feeling lost).
   more than a quarter of the board's points (a set-up "handicap" of most of a small board is
   no game to balance), falling linearly to 0 at move ``moves`` (on 19x19; scaled by the board's
   area elsewhere, so 9x9 ends at move 45 with the default 200). Nothing in an even game.
-  Pachi's linear mode gives 7 or 8 points a stone over the first 100 to 200 moves.
+  Black takes 7 points a stone, as in Pachi's linear mode (7 or 8 over the first 100 to 200
+  moves). White takes 1, as in Pachi's newer ``uct/dynkomi.c``: enough to make it try harder,
+  not so much that it believes a lost game even. Measured on 9x9 giving two stones to GNU Go
+  level 1, 40 games each (``docs/results.md``): 7 points a stone won 40.0 %, 1 point 72.5 %,
+  none 65.0 %.
 - ``adaptive``: starts as ``linear``; past that, before each of the engine's moves the extra komi
   follows the search's win rate for the engine (Pachi's value-based adaptive mode): above
   ``green`` it gives ``step`` points more to the opponent, below ``red`` it takes ``step`` back,
@@ -66,8 +70,9 @@ def _linear_params() -> tuple[Param, ...]:
             low=0.0, high=50.0,
         ),
         Param(
-            "white_value", WHITE_VALUE, 7.0, "handicap_komi_as_White",
-            "extra komi at the start, in points a handicap stone, when the engine is White",
+            "white_value", WHITE_VALUE, 1.0, "handicap_komi_as_White",
+            "extra komi at the start, in points a handicap stone, when the engine is White"
+            " (1: docs/results.md, dynamic komi)",
             low=0.0, high=50.0,
         ),
         Param(

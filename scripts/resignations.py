@@ -2,9 +2,9 @@
 
     python scripts/resignations.py results/seed000 --games 24
 
-For the first ``--games`` games of the JSONL that goengine lost by resigning, the moves are replayed
-into GNU Go (level 10, Chinese rules, the game's komi) and its ``estimate_score`` is read: a
-resignation is justified when GNU Go, too, has goengine behind.
+For the first ``--games`` games of the JSONL that goengine lost by resigning, the handicap stones
+(if any) and the moves are replayed into GNU Go (level 10, Chinese rules, the game's komi) and its
+``estimate_score`` is read: a resignation is justified when GNU Go, too, has goengine behind.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
             gnugo.send(f"boardsize {r['size']}")
             gnugo.send("clear_board")
             gnugo.send(f"komi {r['komi']:g}")
+            for stone in r.get("handicap_stones") or ():
+                gnugo.send(f"play B {stone}")
             for move in r["moves"]:
                 gnugo.send(f"play {move}")
             estimate = gnugo.send("estimate_score")

@@ -43,10 +43,20 @@ def state(size=19, handicap=4, moves=0, color=BLACK, last=None):
     ],
 )
 def test_linear_komi_falls_from_the_handicap_value_to_zero(size, handicap, moves, expected):
-    for color in (BLACK, WHITE):
-        got = dynkomi.extra_komi("linear", (), state(size, handicap, moves, color))
-        assert got == pytest.approx(expected)
+    """Black's default, 7 a stone; White's is the same shape at 1 a stone (below), and with
+    white_value=7 the same values."""
+    assert dynkomi.extra_komi("linear", (), state(size, handicap, moves, BLACK)) == pytest.approx(expected)
+    white_7 = (("white_value", 7.0),)
+    assert dynkomi.extra_komi("linear", white_7, state(size, handicap, moves, WHITE)) == pytest.approx(expected)
     assert dynkomi.extra_komi("none", (), state(size, handicap, moves)) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("size", "handicap", "moves", "expected"),
+    [(19, 4, 0, 4.0), (19, 4, 100, 2.0), (19, 4, 200, 0.0), (9, 2, 0, 2.0), (9, 2, 45, 0.0), (19, 0, 0, 0.0)],
+)
+def test_white_takes_one_point_a_stone_by_default(size, handicap, moves, expected):
+    assert dynkomi.extra_komi("linear", (), state(size, handicap, moves, WHITE)) == pytest.approx(expected)
 
 
 def test_linear_komi_has_a_value_for_each_colour():
@@ -78,7 +88,10 @@ def test_adaptive_komi_follows_the_win_rate_in_the_engines_favour_or_against_it(
 
 
 def handicap_engine(n: int = 2, **search) -> Engine:
+    """Two stones on 9x9, komi 0.5. White's value is set to 7 a stone (not its default 1), so
+    that its extra komi (14) tells many playouts' results apart from the real komi's."""
     search.setdefault("playouts", 600)
+    search.setdefault("dynkomi_params", (("white_value", 7.0),))
     engine = Engine(EngineConfig(size=9, komi=0.5, search=SearchConfig(**search)))
     engine.fixed_handicap(n)
     return engine
@@ -116,9 +129,9 @@ def test_even_games_and_analysis_get_no_extra_komi():
     engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=200)))
     assert engine.handicap_stones == 0
     assert engine.genmove(BLACK).search.extra_komi == 0.0
-    handicapped = handicap_engine(2, playouts=200)
+    handicapped = handicap_engine(2, playouts=200, dynkomi_params=())
     assert handicapped.analyze().extra_komi == 0.0  # analysis: the real komi
-    assert handicapped.genmove(WHITE).search.extra_komi == 14.0
+    assert handicapped.genmove(WHITE).search.extra_komi == 2.0  # the default: 1 a stone for White
     engine.close()
     handicapped.close()
 
@@ -163,7 +176,7 @@ def test_the_setting_through_both_doors_and_on_the_parameter_page():
     config = with_setting(SearchConfig(), "dynkomi", "adaptive")
     config = with_param(config, "dynkomi", "step", "2")
     assert config.dynkomi == "adaptive" and dict(config.dynkomi_params) == {"step": 2.0}
-    assert "dynamic komi adaptive black_value=7 white_value=7 moves=200 red=0.45" in config.describe()
+    assert "dynamic komi adaptive black_value=7 white_value=1 moves=200 red=0.45" in config.describe()
     assert config.keeps_trees_of(SearchConfig())  # the dynamic komi does not rebuild the trees
     with pytest.raises(ValueError, match="dynamic komi"):
         with_setting(SearchConfig(), "dynkomi", "sometimes")
