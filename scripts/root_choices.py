@@ -20,7 +20,7 @@ gives:
   rival minus its own, over the gap in the mix between them (above 1: the bonus overturns it).
 
 Both rules search with the engine's knowledge as given by ``--prior`` (heavy playouts, expansion
-after 8 visits, one thread); the selection formulas are the kernels' own (``score``), the
+after 8 visits, one thread); the selection formulas are the kernels' own (``kl_ucb_rave``, ``rave``), the
 statistics the tree's (visits and wins including the prior's virtual ones, as selection sees
 them).
 """

@@ -88,8 +88,8 @@ def test_adaptive_komi_follows_the_win_rate_in_the_engines_favour_or_against_it(
 
 
 def handicap_engine(n: int = 2, **search) -> Engine:
-    """Two stones on 9x9, komi 0.5. White's value is set to 7 a stone (not its default 1), so
-    that its extra komi (14) tells many playouts' results apart from the real komi's."""
+    """``n`` fixed stones on 9x9, komi 0.5. White's value is set to 7 a stone (not its default
+    1), so that its extra komi (14 for two) tells many playouts' results apart from the real komi's."""
     search.setdefault("playouts", 600)
     search.setdefault("dynkomi_params", (("white_value", 7.0),))
     engine = Engine(EngineConfig(size=9, komi=0.5, search=SearchConfig(**search)))
