@@ -70,6 +70,24 @@ class MoveStats:
         return self.area_sum / self.visits if self.visits else 0.0
 
 
+@dataclass(frozen=True)
+class _SearchJob:
+    """What every thread of one search shares: the root position (its board, its metadata with
+    at most one pass counting, the positions seen before it for superko), the komi the playouts
+    are judged with, the tree's node cap for a move sequence, when to stop, the analysis callback
+    and its interval, and whether the iterations count who owns each point."""
+
+    board: Board
+    root_meta: np.ndarray
+    judged_komi: float
+    seen: np.ndarray
+    cap: np.int64
+    deadline: float
+    callback: object
+    interval: float
+    ownership: bool
+
+
 @dataclass
 class SearchResult:
     """What a search found: the root's moves sorted by visits (most visited first), the principal
@@ -323,24 +341,13 @@ class Search:
         if self.shared:
             owners += [np.zeros_like(owners[0]) for _ in range(threads - 1)]
         done = [0] * threads
+        job = _SearchJob(
+            board, root_meta, komi + extra_komi, seen, cap, deadline, callback, callback_interval, ownership
+        )
 
         def work(k: int) -> None:
-            done[k] += self._run_thread(
-                trees[k],
-                self._rngs[k],
-                owners[k],
-                board,
-                root_meta,
-                komi + extra_komi,
-                seen,
-                cap,
-                None if shares[k] is None else shares[k] - done[k],
-                deadline,
-                k == 0,
-                callback,
-                callback_interval,
-                ownership,
-            )
+            share = None if shares[k] is None else shares[k] - done[k]
+            done[k] += self._run_thread(job, trees[k], self._rngs[k], owners[k], share, k == 0)
 
         while True:
             if self._pool is None:
@@ -370,42 +377,29 @@ class Search:
         result.extra_komi = extra_komi
         return result
 
-    def _run_thread(
-        self,
-        tree,
-        rng,
-        owners,
-        board,
-        root_meta,
-        judged_komi,
-        seen,
-        cap,
-        share,
-        deadline,
-        reports,
-        callback,
-        interval,
-        ownership,
-    ) -> int:
-        """Batches of iterations on ``tree`` until the budget is spent, the search is
-        interrupted, or (in a shared tree) the pool must grow; returns the iterations run."""
+    def _run_thread(self, job: _SearchJob, tree, rng, owners, share, reports: bool) -> int:
+        """Batches of iterations of ``job`` on ``tree`` with this thread's ``rng``, counting who
+        owns each point into ``owners``, until ``share`` iterations are run (``None``: until the
+        deadline), the search is interrupted, or (in a shared tree) the pool must grow; the thread
+        that ``reports`` calls the job's callback. Returns the iterations run."""
         done = 0
-        next_report = time.perf_counter() + interval
+        next_report = time.perf_counter() + job.interval
         batch = max(1, int(self.config.batch))
+        board = job.board
         if board.size > 13:
             batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
-        settings, params = self.kernel.for_position(judged_komi, cap, True)
-        settings[ksearch.OWNERSHIP] = int(ownership)
+        settings, params = self.kernel.for_position(job.judged_komi, job.cap, True)
+        settings[ksearch.OWNERSHIP] = int(job.ownership)
         settings[ksearch.SHARED] = int(self.shared)
         work = ksearch.new_workspace(board.pts.shape[1])
         while not self._interrupt:
             n = batch if share is None else min(batch, share - done)
-            if n <= 0 or (done > 0 and time.perf_counter() >= deadline):  # one batch at least
+            if n <= 0 or (done > 0 and time.perf_counter() >= job.deadline):  # one batch at least
                 break
             settings[ksearch.GROW] = tree.can_grow()
             ran = ksearch.run_iterations(
                 (tree.ti, tree.tf, tree.tmeta),
-                (board.pts, root_meta, ZOBRIST, seen, self.knowledge, owners),
+                (board.pts, job.root_meta, ZOBRIST, job.seen, self.knowledge, owners),
                 work,
                 settings,
                 params,
@@ -419,9 +413,9 @@ class Search:
                 tree.grow()
             elif ran == 0:
                 break  # the root has MAX_VISITS visits: its counts must not wrap
-            if reports and callback is not None and time.perf_counter() >= next_report:
-                next_report = time.perf_counter() + interval
-                callback(self.result())
+            if reports and job.callback is not None and time.perf_counter() >= next_report:
+                next_report = time.perf_counter() + job.interval
+                job.callback(self.result())
         return done
 
     def _reroot(self, board: Board, komi: float) -> None:
