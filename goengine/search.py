@@ -74,14 +74,14 @@ class MoveStats:
 class _SearchJob:
     """What every thread of one search shares: the root position (its board, its metadata with
     at most one pass counting, the positions seen before it for superko), the komi the playouts
-    are judged with, the tree's node cap for a move sequence, when to stop, the analysis callback
+    are judged with, the most moves a playout may make, when to stop, the analysis callback
     and its interval, and whether the iterations count who owns each point."""
 
     board: Board
     root_meta: np.ndarray
     judged_komi: float
     seen: np.ndarray
-    cap: np.int64
+    max_moves: np.int64
     deadline: float
     callback: object
     interval: float
@@ -388,7 +388,7 @@ class Search:
         board = job.board
         if board.size > 13:
             batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
-        settings, params = self.kernel.for_position(job.judged_komi, job.cap, True)
+        settings, params = self.kernel.for_position(job.judged_komi, job.max_moves, True)
         settings[ksearch.OWNERSHIP] = int(job.ownership)
         settings[ksearch.SHARED] = int(self.shared)
         work = ksearch.new_workspace(board.pts.shape[1])
