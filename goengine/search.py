@@ -328,7 +328,7 @@ class Search:
         root_meta = board.meta.copy()
         root_meta[kb.PASSES] = min(root_meta[kb.PASSES], 1)
         self._root = (board.pts.copy(), root_meta)
-        cap = np.int64(3 * board.size * board.size)
+        max_moves = np.int64(3 * board.size * board.size)
         threads = len(self._rngs)
         shares = [None] * threads
         if playouts is not None:
@@ -342,7 +342,7 @@ class Search:
             owners += [np.zeros_like(owners[0]) for _ in range(threads - 1)]
         done = [0] * threads
         job = _SearchJob(
-            board, root_meta, komi + extra_komi, seen, cap, deadline, callback, callback_interval, ownership
+            board, root_meta, komi + extra_komi, seen, max_moves, deadline, callback, callback_interval, ownership
         )
 
         def work(k: int) -> None:
