@@ -37,7 +37,7 @@ from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.kernels import select as ks
 from goengine.kernels import tree as kt
-from goengine.lab.records import load_records
+from goengine.lab.gamefiles import folder_positions
 from goengine.rules import RULES
 
 KL = "kl-ucb-rave"
@@ -65,22 +65,6 @@ class Row:
     share_rave: list[float] = field(default_factory=list)
     kl_decides: int = 0
     ratios: list[float] = field(default_factory=list)
-
-
-def positions_of(folder: Path, games: int, moves: list[int]) -> list[tuple[int, float, list[str]]]:
-    """``(size, komi, moves played)`` for each game of the folder's first ``games`` and each
-    count of ``moves`` the game reaches."""
-    records = [r for r in load_records(folder / "games.jsonl") if not r.get("void")][:games]
-    if not records:
-        raise SystemExit(f"{folder / 'games.jsonl'}: no games")
-    found = []
-    for r in records:
-        if r.get("handicap_stones"):
-            raise SystemExit(f"{folder}: game {r['index']} has handicap stones; only even games are read")
-        for m in moves:
-            if m < len(r["moves"]):
-                found.append((int(r["size"]), float(r["komi"]), r["moves"][:m]))
-    return found
 
 
 def root_scores(engine: Engine) -> tuple[list[float], list[float]]:
@@ -120,17 +104,6 @@ def root_view(engine: Engine, rule: str) -> RootView:
     return view
 
 
-def search(engine: Engine, size: int, komi: float, moves: list[str], playouts: int, rule: str) -> RootView:
-    engine.set_size(size)
-    engine.clear()
-    engine.set_komi(komi)
-    for move in moves:
-        color, vertex = move.split()
-        engine.play(color, vertex)
-    engine.analyze(budget=Budget(playouts=playouts))
-    return root_view(engine, rule)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out", help="a match folder (its games.jsonl gives the positions)")
@@ -141,11 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     moves = [int(m) for m in args.moves.split(",")]
     budgets = [int(b) for b in args.budgets.split(",")]
-    positions = positions_of(Path(args.out), args.games, moves)
+    try:
+        positions = folder_positions(Path(args.out), args.games, moves)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     engines = {
         (rule, seed): Engine(
             EngineConfig(
-                size=positions[0][0],
+                size=positions[0].size,
                 search=SearchConfig(
                     rule=rule, prior=args.prior, seed=seed, threads=1, reuse_tree=False, max_memory_mb=256
                 ),
@@ -155,9 +131,13 @@ def main(argv: list[str] | None = None) -> int:
         for seed in (1, 2)
     }
     rows = {b: Row() for b in budgets}
-    for i, (size, komi, played) in enumerate(positions):
+    for i, position in enumerate(positions):
         for b in budgets:
-            views = {key: search(e, size, komi, played, b, key[0]) for key, e in engines.items()}
+            views = {}
+            for key, e in engines.items():
+                e.load_position(position)
+                e.analyze(budget=Budget(playouts=b))
+                views[key] = root_view(e, key[0])
             row = rows[b]
             row.positions += 1
             row.differ += views[KL, 1].best != views[RAVE, 1].best

@@ -14,6 +14,10 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
+from goengine import coords
+from goengine.board import BLACK, WHITE, IllegalMove
+from goengine.config import EngineConfig
+from goengine.engine import Engine
 from goengine.lab import gamefiles
 from goengine.lab.records import append_record, load_records
 from goengine.lab.referee import GameSpec, play_game
@@ -143,6 +147,51 @@ def test_a_bad_move_is_refused():
         gamefiles.sgf_text(a_record(moves=["B D4", "W Z99"]))
     with pytest.raises(ValueError, match="colour"):
         gamefiles.sgf_text(a_record(moves=["X D4"]))
+
+
+# ---- the positions of a record's game
+
+
+def test_a_records_position_after_n_moves():
+    position = gamefiles.record_position(a_record(), 3)
+    assert (position.size, position.komi, position.setup, position.to_move) == (13, 6.5, [], BLACK)
+    assert [(c, coords.to_gtp(13, p)) for c, p in position.moves] == [(BLACK, "D4"), (WHITE, "K10"), (BLACK, "pass")]
+    assert gamefiles.record_position(a_record(), 0).moves == []
+    with pytest.raises(ValueError, match="void"):
+        gamefiles.record_position(a_record(void="ProcessExited: engine exited"), 0)
+
+
+def test_a_handicap_games_position_starts_from_its_stones():
+    """The handicap stones are Black set-up stones and White moves first, so the engine replays
+    the moves as they were played."""
+    record = a_record(handicap_stones=["D4", "K10"], moves=["W C3", "B G7", "W pass"])
+    position = gamefiles.record_position(record, 2)
+    assert [(c, coords.to_gtp(13, p)) for c, p in position.setup] == [(BLACK, "D4"), (BLACK, "K10")]
+    assert position.to_move == WHITE
+    engine = Engine(EngineConfig(size=9))
+    engine.load_position(position)
+    assert engine.size == 13 and engine.handicap_stones == 2
+    assert engine.board.to_move == WHITE  # the replay ended with Black's G7
+    with pytest.raises(IllegalMove):
+        engine.play("B", "C3")  # occupied by White's first move
+    engine.close()
+
+
+def test_a_folders_positions(tmp_path):
+    games = [
+        a_record(index=0, moves=["B D4", "W K10", "B C3"]),
+        a_record(index=1, void="ProcessExited: engine exited", moves=[]),
+        a_record(index=2, moves=["B C3", "W D4"]),
+    ]
+    for record in games:
+        append_record(tmp_path / "games.jsonl", record)
+    found = gamefiles.folder_positions(tmp_path, games=5, moves=[0, 2, 3])
+    # game 0 gives 0 and 2 (after its 3 moves there is no move left to choose); the void game
+    # nothing; game 2 gives 0 only
+    assert [len(p.moves) for p in found] == [0, 2, 0]
+    assert [len(p.moves) for p in gamefiles.folder_positions(tmp_path, games=1, moves=[0, 2])] == [0, 2]
+    with pytest.raises(ValueError, match="no finished games"):
+        gamefiles.folder_positions(tmp_path / "empty", games=5, moves=[0])
 
 
 def test_a_file_is_written_whole_or_not_at_all(tmp_path, monkeypatch):

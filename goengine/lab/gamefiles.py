@@ -29,6 +29,7 @@ from pathlib import Path
 
 from goengine import coords, sgf
 from goengine.board import BLACK, WHITE
+from goengine.lab.records import load_records
 
 _COLOR = {"B": BLACK, "W": WHITE}
 
@@ -55,6 +56,34 @@ def record_moves(record: dict) -> list[tuple[int, int]]:
     return moves
 
 
+def record_position(record: dict, moves: int) -> sgf.SgfPosition:
+    """The position of a finished (non-void) game after its first ``moves`` moves, from its record:
+    size, komi, the handicap stones as Black set-up stones (White then moves first), and the
+    moves; ``Engine.load_position`` plays it. What ``scripts/root_choices.py`` and
+    ``scripts/root_spread.py`` search again. ValueError for a void game or a move that is not one."""
+    if record.get("void"):
+        raise ValueError(f"game {game_key(record)} is void: it has no moves ({record['void']})")
+    handicap = [(BLACK, coords.from_gtp(record["size"], v)) for v in record.get("handicap_stones", ())]
+    return sgf.SgfPosition(
+        size=int(record["size"]),
+        komi=float(record["komi"]),
+        setup=handicap,
+        moves=record_moves(record)[:moves],
+        to_move=WHITE if handicap else BLACK,
+    )
+
+
+def folder_positions(folder: Path, games: int, moves: Iterable[int]) -> list[sgf.SgfPosition]:
+    """``record_position`` of each of the first ``games`` finished games of a match folder's
+    ``games.jsonl`` (void ones skipped) after each count of ``moves`` that leaves the game a move
+    to choose (fewer than its length). ValueError when the folder has no finished game."""
+    records = [r for r in load_records(Path(folder) / "games.jsonl") if not r.get("void")][:games]
+    if not records:
+        raise ValueError(f"{Path(folder) / 'games.jsonl'}: no finished games")
+    counts = list(moves)
+    return [record_position(r, m) for r in records for m in counts if m < len(r["moves"])]
+
+
 def sgf_text(record: dict) -> str:
     """The SGF of a finished (non-void) game from its record as ``games.jsonl`` stores it: size,
     komi, the handicap stones (AB and HA, when the game had them), the moves, ``PB``/``PW`` (each
@@ -70,7 +99,7 @@ def sgf_text(record: dict) -> str:
         for side in ("black", "white")
         if record[side].get("settings")
     )
-    handicap = [(BLACK, coords.from_gtp(record["size"], v)) for v in record.get("handicap_stones", ())]
+    handicap = record_position(record, 0).setup
     return sgf.dumps(
         record["size"],
         record["komi"],
