@@ -56,6 +56,11 @@ def record_moves(record: dict) -> list[tuple[int, int]]:
     return moves
 
 
+def record_handicap(record: dict) -> list[tuple[int, int]]:
+    """The record's handicap stones (none in an even game) as Black ``(color, point)`` stones."""
+    return [(BLACK, coords.from_gtp(record["size"], v)) for v in record.get("handicap_stones", ())]
+
+
 def record_position(record: dict, moves: int) -> sgf.SgfPosition:
     """The position of a finished (non-void) game after its first ``moves`` moves, from its record:
     size, komi, the handicap stones as Black set-up stones (White then moves first), and the
@@ -63,7 +68,7 @@ def record_position(record: dict, moves: int) -> sgf.SgfPosition:
     ``scripts/root_spread.py`` search again. ValueError for a void game or a move that is not one."""
     if record.get("void"):
         raise ValueError(f"game {game_key(record)} is void: it has no moves ({record['void']})")
-    handicap = [(BLACK, coords.from_gtp(record["size"], v)) for v in record.get("handicap_stones", ())]
+    handicap = record_handicap(record)
     return sgf.SgfPosition(
         size=int(record["size"]),
         komi=float(record["komi"]),
@@ -99,7 +104,7 @@ def sgf_text(record: dict) -> str:
         for side in ("black", "white")
         if record[side].get("settings")
     )
-    handicap = record_position(record, 0).setup
+    handicap = record_handicap(record)
     return sgf.dumps(
         record["size"],
         record["komi"],
