@@ -80,10 +80,17 @@ def test_never_resigns_with_threshold_zero(rule):
 
 @pytest.mark.parametrize("rule", ["ucb1", "rave"])
 def test_resigns_only_after_enough_visits(rule):
-    # resign_min_visits root visits, or half the playout budget when that is less
-    hurried = research_engine(HOPELESS, 0.5, rule, seconds=0.001, resign_threshold=0.1, resign_min_visits=1000)
-    decision = hurried.genmove(BLACK)
-    assert decision.search.playouts < 1000 and decision.move != RESIGN
+    # resign_min_visits root visits, or half the playout budget when that is less. One search of
+    # 600 playouts is judged as if a time budget had stopped it there (a hurried move: too few
+    # visits to resign on) and as the playout budget it was; no clock decides the outcome.
+    engine = research_engine(HOPELESS, 0.5, rule, playouts=600, resign_threshold=0.1, resign_min_visits=1000)
+    board = engine.board.copy()
+    board.to_move = BLACK
+    result = engine.search.run(board, engine.komi, Budget(playouts=600))
+    assert 300 <= result.visits < 1000 and result.best.winrate < 0.1
+    assert engine.decide(board, result, Budget(seconds=0.5)).move != RESIGN
+    assert engine.decide(board, result, Budget(playouts=5000, seconds=0.5)).move != RESIGN
+    assert engine.decide(board, result, Budget(playouts=600)).move == RESIGN
     small = research_engine(HOPELESS, 0.5, rule, playouts=500, resign_threshold=0.1, resign_min_visits=1000)
     assert small.genmove(BLACK).move == RESIGN
 
