@@ -6,7 +6,8 @@
   Search Algorithm", Fuego's way; Chaslot, Winands and van den Herik 2008, "Parallel Monte-Carlo
   Tree Search"). ``kernels.search.run_iterations`` says how nothing is lost or torn. The tree
   gets all of ``--max-memory``. The default, as in Pachi and Fuego: on 9x9 at 1 s a move two
-  threads of it beat one thread by SPRT, where two threads of ``root`` did not.
+  threads of it beat one thread by SPRT, where two threads of ``root`` did not, and on 19x19 at
+  2 s a move they won 21 of 30 (docs/results.md, "Every core").
 - ``root`` (root parallelism): each thread searches a tree of its own with its own random
   stream, and the trees' root statistics are summed when a move is chosen (Cazenave and
   Jouandeau 2007; Chaslot et al. 2008); the trees share ``--max-memory`` evenly. It wastes most
