@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 GNUGO  := /usr/games/gnugo
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: install gnugo sabaki test check bench match lint clean
+.PHONY: install gnugo sabaki lizzie test check bench match lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,9 +33,18 @@ tests/sabaki/node_modules: tests/sabaki/package-lock.json
 
 sabaki: tests/sabaki/node_modules
 
+# Lizzie 0.7.4 from Debian, whose own parser reads the analysis lines in tests/test_lizzie.py, and a
+# JDK's javac for the small program there that calls it
+LIZZIE := /usr/share/java/lizzie.jar
+$(LIZZIE):
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends liblizzie-java
+lizzie: $(LIZZIE)
+	command -v javac >/dev/null || $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jdk-headless
+
 # The layering contract and ruff, the whole suite, then the board tests again as plain Python
 # (NUMBA_DISABLE_JIT=1).
-test: lint gnugo sabaki
+test: lint gnugo sabaki lizzie
 	$(BIN)/python -m pytest
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -m board -q
 

@@ -17,12 +17,15 @@ from goengine.gtp import GtpEngine
 
 
 class GtpHarness:
-    def __init__(self, config: EngineConfig | None = None, next_line_after: float = 0.3) -> None:
+    def __init__(
+        self, config: EngineConfig | None = None, next_line_after: float = 0.3, engine: Engine | None = None
+    ) -> None:
+        """A session on ``engine`` (one set up on a position, say), else on a new one of ``config``."""
         self.written: list[str] = []
         self.next_line_after = next_line_after
         self.next_line_at = 0.0
         self.gtp = GtpEngine(
-            Engine(config or EngineConfig()),
+            engine or Engine(config or EngineConfig()),
             write=self.written.append,
             input_pending=lambda: time.monotonic() >= self.next_line_at,
         )

@@ -1,0 +1,147 @@
+"""``kata-analyze`` and ``lz-analyze`` read by the parser of a real client: Lizzie 0.7.4
+(featurecat/lizzie), the jar of Debian's ``liblizzie-java``. ``tests/lizzie/LizzieParse.java`` hands
+goengine's lines to Lizzie's own ``Leelaz.parseInfoKatago`` and ``MoveData.fromInfoKatago``, or
+``Leelaz.parseInfo`` and ``MoveData.fromInfo`` (``src/main/java/featurecat/lizzie/analysis/
+Leelaz.java`` and ``MoveData.java``), as Lizzie's ``Leelaz.parseLine`` does for an engine it takes for
+KataGo (its ``name`` starts with "KataGo") or for any other (Leela Zero's format, what Lizzie asks
+goengine for), and prints what Lizzie made of them: each move's coordinate, visits, win rate and
+prior (in percent, as Lizzie keeps them), score and principal variation, and the position's
+playouts.
+
+What must hold: Lizzie reads every move of every streamed report, with the numbers goengine sent
+(a field out of its key/value pair, a win rate in the other format's scale, a missing ``pv`` would
+show), and on a settled position whose score is known it reads the winner and the score's sign for
+the side analysed, White included.
+
+Setup: ``make lizzie`` (``apt-get install liblizzie-java``; ``javac`` from a JDK). Without ``java``,
+``javac`` or the jar the tests are skipped, unless ``GOENGINE_REQUIRE_LIZZIE=1`` is set (``.ci/run``
+sets it): then they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from gtp_harness import GtpHarness
+from helpers import SETTLED, set_up
+
+from goengine.config import EngineConfig, SearchConfig
+
+pytestmark = pytest.mark.slow  # a JDK compiling and running Lizzie's parser
+
+LIZZIE_JAR = Path("/usr/share/java/lizzie.jar")
+DRIVER = Path(__file__).parent / "lizzie" / "LizzieParse.java"
+REQUIRED = os.environ.get("GOENGINE_REQUIRE_LIZZIE", "") not in ("", "0")
+
+# One move of a kata-analyze report, by KataGo's documented order of fields (docs/gtp.md)
+INFO_MOVE = re.compile(
+    r"info move (?P<move>\S+) visits (?P<visits>\d+) winrate (?P<winrate>\S+) scoreMean (?P<score>\S+)"
+    r" scoreSelfplay \S+ scoreLead \S+ prior (?P<prior>\S+) lcb \S+ order \d+ pv (?P<pv>.+?)(?= info |$)"
+)
+# One move of an lz-analyze report: win rate and prior times 10,000
+LZ_INFO_MOVE = re.compile(
+    r"info move (?P<move>\S+) visits (?P<visits>\d+) winrate (?P<winrate>\d+) prior (?P<prior>\d+) lcb \d+"
+    r" order \d+ pv (?P<pv>.+?)(?= info |$)"
+)
+
+
+@pytest.fixture(scope="module")
+def lizzie(tmp_path_factory):
+    """``read(lines, size, form)``: what Lizzie's parser made of each ``info`` line, one dict a line;
+    ``form`` "kata" (``kata-analyze``) or "lz" (``lz-analyze``)."""
+    missing = [tool for tool in ("java", "javac") if shutil.which(tool) is None]
+    if missing or not LIZZIE_JAR.exists():
+        reason = f"Lizzie's parser needs {', '.join(missing) or LIZZIE_JAR}: make lizzie"
+        if REQUIRED:
+            pytest.fail(f"{reason} (GOENGINE_REQUIRE_LIZZIE is set)")
+        pytest.skip(reason)
+    scratch = tmp_path_factory.mktemp("lizzie")
+    classes = scratch / "classes"
+    subprocess.run(
+        ["javac", "-nowarn", "-cp", str(LIZZIE_JAR), "-d", str(classes), str(DRIVER)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+
+    def read(lines: list[str], size: int, form: str = "kata") -> list[dict]:
+        done = subprocess.run(
+            # Lizzie's Config writes its default settings under user.home: a scratch folder, not ~
+            ["java", f"-Duser.home={scratch}", "-cp", f"{LIZZIE_JAR}:{classes}", "LizzieParse", str(size), form],
+            input="\n".join(lines) + "\n",
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        return [json.loads(line) for line in done.stdout.splitlines()]
+
+    return read
+
+
+def stream(harness: GtpHarness, command: str) -> list[str]:
+    """The ``info`` lines a streaming analysis wrote before the next line of input came (at least one;
+    how many depends on the machine's speed, and nothing below counts on more)."""
+    written = harness.send(command)
+    assert written.startswith("=\n") and written.endswith("\n\n"), written[-200:]  # KataGo's "=", lines, blank
+    lines = [line for line in written.splitlines() if line.startswith("info ")]
+    assert lines, written[:500]
+    return lines
+
+
+@pytest.mark.parametrize("color", ["B", "W"])
+@pytest.mark.parametrize("form", ["kata", "lz"])
+def test_lizzie_reads_every_move_of_a_streamed_report_as_sent(lizzie, form, color):
+    """A 9x9 opening analysed by the default engine for each side: Lizzie finds every move of
+    every report, with its visits, win rate, prior and principal variation as sent (and the score,
+    which only kata-analyze sends)."""
+    harness = GtpHarness(EngineConfig(size=9), next_line_after=0.6)
+    for move in ("B E5", "W C3", "B G4", "W D7"):
+        harness.ok(f"play {move}")
+    lines = stream(harness, f"{form}-analyze {color} 10")
+    read = lizzie(lines, 9, form)
+    pattern, percent = (INFO_MOVE, 100.0) if form == "kata" else (LZ_INFO_MOVE, 0.01)  # sent * percent: Lizzie's %
+    assert len(read) == len(lines)
+    for line, position in zip(lines, read, strict=True):
+        sent = [m.groupdict() for m in pattern.finditer(line)]
+        assert len(sent) == line.count("info move ") > 0
+        assert [m["move"] for m in position["moves"]] == [m["move"] for m in sent]
+        for lizzie_move, move in zip(position["moves"], sent, strict=True):
+            assert lizzie_move["visits"] == int(move["visits"]) > 0
+            assert 0 <= lizzie_move["winrate"] <= 100
+            assert lizzie_move["winrate"] == pytest.approx(percent * float(move["winrate"]))
+            assert 0 <= lizzie_move["policy"] <= 100
+            assert lizzie_move["policy"] == pytest.approx(percent * float(move["prior"]))
+            if form == "kata":
+                assert lizzie_move["scoreMean"] == pytest.approx(float(move["score"]))
+            assert lizzie_move["pv"] == move["pv"].split()
+            assert lizzie_move["pv"][0] == lizzie_move["move"]
+        assert position["playouts"] == sum(int(m["visits"]) for m in sent)
+        assert 0 <= position["winrate"] <= 100
+
+
+@pytest.mark.parametrize(("color", "winrate", "score"), [("B", 0.0, -2.5), ("W", 100.0, 2.5)])
+@pytest.mark.parametrize("ownership", [False, True])
+def test_lizzie_reads_the_winner_and_the_score_from_the_side_analysed(lizzie, color, winrate, score, ownership):
+    """SETTLED (tests/helpers.py): every playout ends Black 15, White 10, so with komi 7.5 White
+    wins by 2.5 and Black can only pass. Lizzie reads pass with Black's 0 % and -2.5, White's 100 %
+    and +2.5; an ownership block after the moves does not change what it reads of them."""
+    engine = set_up(SETTLED, search=SearchConfig(playouts=200, playout="heavy", expand_at=0))
+    harness = GtpHarness(next_line_after=0.4, engine=engine)
+    harness.ok("komi 7.5")
+    lines = stream(harness, f"kata-analyze {color} 10" + (" ownership true" if ownership else ""))
+    for position in lizzie(lines, 5):
+        first = position["moves"][0]
+        assert (first["move"], first["winrate"], first["scoreMean"]) == ("pass", winrate, score)
+        assert position["winrate"] == pytest.approx(winrate)
+        if ownership:  # Lizzie 0.7.4 takes the block after the last move for more of its pv (KataGo's too)
+            pv = first["pv"]
+            black, white = ("1.000000", "-1.000000") if color == "B" else ("-1.000000", "1.000000")
+            assert pv[pv.index("ownership") + 1 :] == ([black] * 3 + [white] * 2) * 5  # columns A-C Black's
+    engine.close()
