@@ -6,6 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 GNUGO  := /usr/games/gnugo
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT    := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: install gnugo sabaki lizzie test check bench match lint clean
 
@@ -21,8 +22,8 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 
 $(GNUGO):
-	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnugo
+	$(APT) update -qq
+	$(APT) install -y -qq gnugo
 
 gnugo: $(GNUGO)
 
@@ -37,10 +38,10 @@ sabaki: tests/sabaki/node_modules
 # JDK's javac for the small program there that calls it
 LIZZIE := /usr/share/java/lizzie.jar
 $(LIZZIE):
-	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends liblizzie-java
+	$(APT) update -qq
+	$(APT) install -y -qq --no-install-recommends liblizzie-java
 lizzie: $(LIZZIE)
-	command -v javac >/dev/null || $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jdk-headless
+	command -v javac >/dev/null || $(APT) install -y -qq default-jdk-headless
 
 # The layering contract and ruff, the whole suite, then the board tests again as plain Python
 # (NUMBA_DISABLE_JIT=1).

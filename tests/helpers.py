@@ -1,6 +1,6 @@
 """What several test modules share: a search on a budget, an engine on a diagram, a search clock
-that counts batches, and the conversions between goengine's boards and the naive grids of
-``tests/naive.py``.
+that counts batches, the skip of a test whose outside program is missing, and the conversions
+between goengine's boards and the naive grids of ``tests/naive.py``.
 
 A module's own fixtures stay in the module; what two or more modules need lives here (the match
 laboratory's fake engines and subprocess runs live in ``tests/match_harness.py``), so no test
@@ -10,11 +10,13 @@ module imports another.
 from __future__ import annotations
 
 import functools
+import os
 import random
 import threading
 import types
 
 import naive
+import pytest
 
 import goengine.search as search_module
 from goengine import coords
@@ -24,6 +26,15 @@ from goengine.engine import Engine
 from goengine.kernels import board as kb
 from goengine.kernels import search as ksearch
 from goengine.search import Search, SearchResult
+
+
+def unavailable(reason: str, required_by: str) -> None:
+    """Skip the test: what it runs beside goengine (Sabaki's library, Lizzie's jar) is missing.
+    Fail instead when the environment variable ``required_by`` is set (``.ci/run`` sets them, so
+    that such a test can never skip there)."""
+    if os.environ.get(required_by, "") not in ("", "0"):
+        pytest.fail(f"{reason} ({required_by} is set)")
+    pytest.skip(reason)
 
 
 def run(search: Search, board: Board, komi: float, **budget) -> SearchResult:

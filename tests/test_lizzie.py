@@ -21,7 +21,6 @@ sets it): then they fail.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -29,7 +28,7 @@ from pathlib import Path
 
 import pytest
 from gtp_harness import GtpHarness
-from helpers import SETTLED, set_up
+from helpers import SETTLED, set_up, unavailable
 
 from goengine.config import EngineConfig, SearchConfig
 
@@ -37,7 +36,6 @@ pytestmark = pytest.mark.slow  # a JDK compiling and running Lizzie's parser
 
 LIZZIE_JAR = Path("/usr/share/java/lizzie.jar")
 DRIVER = Path(__file__).parent / "lizzie" / "LizzieParse.java"
-REQUIRED = os.environ.get("GOENGINE_REQUIRE_LIZZIE", "") not in ("", "0")
 
 # One move of a kata-analyze report, by KataGo's documented order of fields (docs/gtp.md)
 INFO_MOVE = re.compile(
@@ -57,10 +55,7 @@ def lizzie(tmp_path_factory):
     ``form`` "kata" (``kata-analyze``) or "lz" (``lz-analyze``)."""
     missing = [tool for tool in ("java", "javac") if shutil.which(tool) is None]
     if missing or not LIZZIE_JAR.exists():
-        reason = f"Lizzie's parser needs {', '.join(missing) or LIZZIE_JAR}: make lizzie"
-        if REQUIRED:
-            pytest.fail(f"{reason} (GOENGINE_REQUIRE_LIZZIE is set)")
-        pytest.skip(reason)
+        unavailable(f"Lizzie's parser needs {', '.join(missing) or LIZZIE_JAR}: make lizzie", "GOENGINE_REQUIRE_LIZZIE")
     scratch = tmp_path_factory.mktemp("lizzie")
     classes = scratch / "classes"
     subprocess.run(

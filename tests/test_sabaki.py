@@ -20,26 +20,20 @@ Without node or npm, or when ``npm ci`` fails (offline), the test is skipped, un
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import unavailable
 
 pytestmark = pytest.mark.slow  # Sabaki in node, a whole session
 
 SABAKI_DIR = Path(__file__).parent / "sabaki"
 DRIVER = SABAKI_DIR / "drive.js"
 ENGINE_ARGS = ["--playouts", "300", "--seed", "1"]
-REQUIRED = os.environ.get("GOENGINE_REQUIRE_SABAKI", "") not in ("", "0")
-
-
-def _unavailable(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"{reason} (GOENGINE_REQUIRE_SABAKI is set)")
-    pytest.skip(reason)
+REQUIRED_BY = "GOENGINE_REQUIRE_SABAKI"  # set, a missing node or npm fails the test instead of skipping it
 
 
 def _goengine() -> str:
@@ -58,7 +52,7 @@ def node_project() -> Path:
     """``tests/sabaki`` with its node_modules installed (``npm ci`` when they are missing)."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
-        _unavailable("node and npm are needed for the Sabaki test (@sabaki/gtp)")
+        unavailable("node and npm are needed for the Sabaki test (@sabaki/gtp)", REQUIRED_BY)
     if not (SABAKI_DIR / "node_modules" / "@sabaki" / "gtp" / "package.json").exists():
         try:
             done = subprocess.run(
@@ -70,12 +64,12 @@ def node_project() -> Path:
                 stdin=subprocess.DEVNULL,
             )
         except subprocess.TimeoutExpired:
-            _unavailable("npm ci in tests/sabaki took more than 300 s (offline?)")
+            unavailable("npm ci in tests/sabaki took more than 300 s (offline?)", REQUIRED_BY)
         if done.returncode != 0:
             lines = (done.stderr or done.stdout).strip().splitlines()
             errors = [line for line in lines if line.startswith("npm error")] or lines
             tail = " | ".join(errors[:3])
-            _unavailable(f"npm ci in tests/sabaki failed (offline?): {tail}")
+            unavailable(f"npm ci in tests/sabaki failed (offline?): {tail}", REQUIRED_BY)
     return SABAKI_DIR
 
 

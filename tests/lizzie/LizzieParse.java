@@ -1,6 +1,6 @@
-// Hands goengine's kata-analyze or lz-analyze lines to the parser of Lizzie 0.7.4 (featurecat/lizzie, Debian's
-// liblizzie-java: /usr/share/java/lizzie.jar) and prints what Lizzie made of each, one JSON object a
-// line, for tests/test_lizzie.py.
+// Hands goengine's kata-analyze or lz-analyze lines to the parser of Lizzie 0.7.4 (featurecat/lizzie,
+// Debian's liblizzie-java: /usr/share/java/lizzie.jar) and prints what Lizzie made of each, one JSON
+// object a line, for tests/test_lizzie.py.
 //
 // Lizzie reads an engine's output in Leelaz.parseLine (private, and it draws on the window): a line
 // that starts with "info" goes, less its "info ", to Leelaz.parseInfoKatago for an engine whose name
