@@ -422,8 +422,11 @@ def test_goengine_never_loses_on_time_in_a_whole_game(tmp_path, clock, time_left
     """A whole 9x9 game on each colour against GNU Go level 1, goengine with no budget of its own
     (the clock decides) and resignation off, so the games run long (an overspend grows with the
     game's length). The referee's clock, charged each genmove's round trip, never falls for
-    goengine; under sudden death its thinking time, measured from outside, stays under the main
-    time, and it spends more on a middle-game move than on a late one."""
+    goengine, and under sudden death its thinking time, measured from outside, stays under the main
+    time. (That a middle-game move gets more than a late one is asserted on a planned game in
+    ``test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps_its_reserve``:
+    a real game against GNU Go level 1 may end while the plan still gives every move the same
+    share, (T - R) / n then (T - R - t) / (n - 1), so its own thirds differ only by noise.)"""
     out = tmp_path / "out"
     args = ("--games", "2", "--jobs", "2", "--time", clock, "--opponent", GNUGO_LEVEL1)
     args += ("--config", "default=--resign-threshold 0") + (() if time_left else ("--no-time-left",))
@@ -438,7 +441,4 @@ def test_goengine_never_loses_on_time_in_a_whole_game(tmp_path, clock, time_left
         times = side["times"]
         if limit is not None:
             assert sum(times) < limit
-            third = len(times) // 3
-            middle, end = times[third : 2 * third], times[2 * third :]
-            assert sum(middle) / len(middle) > sum(end) / len(end)
     assert (out / "time.png").is_file()
