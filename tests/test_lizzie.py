@@ -26,6 +26,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import gtp_spec
 import pytest
 from gtp_harness import GtpHarness
 from helpers import SETTLED, set_up, unavailable
@@ -37,16 +38,21 @@ pytestmark = pytest.mark.slow  # a JDK compiling and running Lizzie's parser
 LIZZIE_JAR = Path("/usr/share/java/lizzie.jar")
 DRIVER = Path(__file__).parent / "lizzie" / "LizzieParse.java"
 
-# One move of a kata-analyze report, by KataGo's documented order of fields (docs/gtp.md)
-INFO_MOVE = re.compile(
-    r"info move (?P<move>\S+) visits (?P<visits>\d+) winrate (?P<winrate>\S+) scoreMean (?P<score>\S+)"
-    r" scoreSelfplay \S+ scoreLead \S+ prior (?P<prior>\S+) lcb \S+ order \d+ pv (?P<pv>.+?)(?= info |$)"
-)
-# One move of an lz-analyze report: win rate and prior times 10,000
-LZ_INFO_MOVE = re.compile(
-    r"info move (?P<move>\S+) visits (?P<visits>\d+) winrate (?P<winrate>\d+) prior (?P<prior>\d+) lcb \d+"
-    r" order \d+ pv (?P<pv>.+?)(?= info |$)"
-)
+
+def sent_moves(line: str, form: str) -> list[dict]:
+    """What goengine sent of each move of an ``info`` line, read by the formats of
+    ``tests/gtp_spec.py`` (``KATA_INFO``, ``LZ_INFO``): move, visits, win rate, prior, score (None
+    in lz-analyze) and principal variation, as text."""
+    if form == "kata":  # groups: visits, winrate, scoreMean, scoreSelfplay, scoreLead, prior, lcb, order, pv
+        pattern, fields = gtp_spec.KATA_INFO, {"visits": 1, "winrate": 2, "score": 3, "prior": 6, "pv": 9}
+    else:  # groups: visits, winrate, prior, lcb, order, pv (rates times 10,000)
+        pattern, fields = gtp_spec.LZ_INFO, {"visits": 1, "winrate": 2, "prior": 3, "pv": 6}
+    moves = []
+    for match in re.finditer(pattern, line):
+        move = {name: match.group(group) for name, group in fields.items()}
+        move["move"] = re.match(r"info move (\S+)", match.group(0)).group(1)
+        moves.append(move)
+    return moves
 
 
 @pytest.fixture(scope="module")
@@ -101,10 +107,10 @@ def test_lizzie_reads_every_move_of_a_streamed_report_as_sent(lizzie, form, colo
         harness.ok(f"play {move}")
     lines = stream(harness, f"{form}-analyze {color} 10")
     read = lizzie(lines, 9, form)
-    pattern, percent = (INFO_MOVE, 100.0) if form == "kata" else (LZ_INFO_MOVE, 0.01)  # sent * percent: Lizzie's %
+    percent = 100.0 if form == "kata" else 0.01  # sent * percent: Lizzie's %
     assert len(read) == len(lines)
     for line, position in zip(lines, read, strict=True):
-        sent = [m.groupdict() for m in pattern.finditer(line)]
+        sent = sent_moves(line, form)
         assert len(sent) == line.count("info move ") > 0
         assert [m["move"] for m in position["moves"]] == [m["move"] for m in sent]
         for lizzie_move, move in zip(position["moves"], sent, strict=True):
