@@ -1,8 +1,9 @@
 """Board: the game-level board, a thin wrapper that owns the kernel arrays.
 
 It adds what the kernels leave to the game: argument checking with a reason for every illegal
-move, positional superko over the game's history of Zobrist hashes, capture counts, and ASCII
-in and out for tests and ``showboard``. Everything that touches stones runs in
+move, positional superko over the game's history of Zobrist hashes, capture counts, starting
+positions (``from_stones``; ``from_ascii`` reads a diagram, for tests), a diagram out for
+``showboard``, and rewinding for undo (``rewound``). Everything that touches stones runs in
 ``goengine.kernels.board``; start reading at ``Board.play``.
 
 Positional superko: a move is illegal when the position it makes (the stones only, whoever is to
@@ -229,40 +230,33 @@ class Board:
         return other
 
     @classmethod
-    def from_ascii(cls, text: str, to_move: int | str = BLACK) -> Board:
-        """A board from a diagram: one line a row, top row first; ``X`` black, ``O`` white, ``.``
-        or ``+`` empty; spaces ignored; blank lines skipped. The history starts here.
+    def from_stones(cls, size: int, stones: list[tuple[int, int]], to_move: int | str = BLACK) -> Board:
+        """A board holding ``stones`` (``(color, point)``, padded points) as its starting position:
+        set-up or handicap stones, or a diagram's (``from_ascii``); the history starts here.
 
-        ValueError for a ragged or unsupported diagram, or one with a chain without liberties.
-        """
-        rows = ["".join(line.split()) for line in text.strip().splitlines() if line.strip()]
-        size = len(rows)
-        coords.check_size(size)
-        grid = []
-        for r, row in enumerate(rows):
-            if len(row) != size or any(ch not in _STONE_CHARS for ch in row):
-                raise ValueError(f"diagram row {r + 1} {row!r} is not {size} of {''.join(_STONE_CHARS)}")
-            grid.append([_STONE_CHARS[ch] for ch in row])
+        ValueError for a point off the board or given twice, a colour that is not BLACK or
+        WHITE, or a chain without liberties."""
         board = cls(size)
-        for r in range(size):
-            for col in range(size):
-                if grid[r][col] != EMPTY:
-                    p = coords.point(size, r, col)
-                    kb.place(board.pts, board.meta, ZOBRIST, np.int64(p), np.int64(grid[r][col]))
-        # A valid diagram makes no capture whatever the order of placing (a partial chain always
-        # has a liberty where its missing stones go), so a changed point means a chain had none;
-        # a chain completed last captures nothing, so its liberties are checked as well.
-        for r in range(size):
-            for col in range(size):
-                p = coords.point(size, r, col)
-                if board.pts[kb.COLOR, p] != grid[r][col] or (
-                    grid[r][col] != EMPTY and board.pts[kb.LIBS, board.pts[kb.CHAIN, p]] == 0
-                ):
-                    raise ValueError("diagram has a chain without liberties")
+        placed: set[int] = set()
+        for color, p in stones:
+            if not coords.on_board(size, p):
+                raise ValueError(f"point {p} is not on a {size}x{size} board")
+            if p in placed:
+                raise ValueError(f"point {coords.to_gtp(size, p)} is given twice")
+            if color not in (BLACK, WHITE):
+                raise ValueError(f"invalid stone color {color!r}")
+            placed.add(p)
+            kb.place(board.pts, board.meta, ZOBRIST, np.int64(p), np.int64(color))
+        # Valid stones make no capture whatever the order of placing (a partial chain always has a
+        # liberty where its missing stones go), so a stone gone means a chain had none; a chain
+        # completed last captures nothing, so its liberties are checked as well.
+        for color, p in stones:
+            if board.pts[kb.COLOR, p] != color or board.pts[kb.LIBS, board.pts[kb.CHAIN, p]] == 0:
+                raise ValueError("the stones have a chain without liberties")
         board.meta[kb.KO] = kb.NO_POINT
         board.meta[kb.MOVES] = 0
         board.meta[kb.PASSES] = 0
-        board.meta[kb.LAST_MOVE] = PASS  # a diagram has no moves
+        board.meta[kb.LAST_MOVE] = PASS  # a starting position has no moves
         board.meta[kb.LAST_MOVE2] = PASS
         board.meta[kb.TO_MOVE] = parse_color(to_move)
         board.history = [board.hash]
@@ -270,14 +264,45 @@ class Board:
         return board
 
     @classmethod
-    def from_stones(cls, size: int, stones: list[tuple[int, int]], to_move: int | str = BLACK) -> Board:
-        """A board holding ``stones`` (``(color, point)``) as its starting position (set-up or
-        handicap stones; the history starts here); ValueError as ``from_ascii``."""
-        diagram = [["."] * size for _ in range(size)]
-        for color, p in stones:
-            r, c = coords.row_col(size, p)
-            diagram[r][c] = "X" if color == BLACK else "O"
-        return cls.from_ascii("\n".join("".join(row) for row in diagram), to_move=to_move)
+    def from_ascii(cls, text: str, to_move: int | str = BLACK) -> Board:
+        """A board from a diagram (``from_stones`` of its stones): one line a row, top row first;
+        ``X`` black, ``O`` white, ``.`` or ``+`` empty; spaces ignored; blank lines skipped.
+
+        ValueError for a ragged or unsupported diagram, or one with a chain without liberties.
+        """
+        rows = ["".join(line.split()) for line in text.strip().splitlines() if line.strip()]
+        size = len(rows)
+        coords.check_size(size)
+        stones = []
+        for r, row in enumerate(rows):
+            if len(row) != size or any(ch not in _STONE_CHARS for ch in row):
+                raise ValueError(f"diagram row {r + 1} {row!r} is not {size} of {''.join(_STONE_CHARS)}")
+            stones += [(_STONE_CHARS[ch], coords.point(size, r, c)) for c, ch in enumerate(row) if _STONE_CHARS[ch]]
+        return cls.from_stones(size, stones, to_move)
+
+    # ---- taking moves back (goengine.game's undo)
+
+    def position_arrays(self) -> tuple[np.ndarray, np.ndarray, dict[int, int]]:
+        """Copies of what the position is beyond its history: the kernel arrays and the capture
+        counts (a checkpoint for ``rewound``)."""
+        return self.pts.copy(), self.meta.copy(), dict(self.captures)
+
+    def rewound(self, moves: int, checkpoint: tuple[np.ndarray, np.ndarray, dict[int, int]], at: int) -> Board:
+        """This game as it stood after its first ``moves`` moves: from ``checkpoint``
+        (``position_arrays`` taken after ``at`` moves, ``at <= moves``), replaying the moves after
+        it. The history is this board's, cut."""
+        if not 0 <= at <= moves <= len(self.moves):
+            raise ValueError(f"cannot rewind {len(self.moves)} moves to {moves} from a checkpoint at {at}")
+        other = Board.__new__(Board)
+        other.size = self.size
+        other.pts, other.meta = checkpoint[0].copy(), checkpoint[1].copy()
+        other.captures = dict(checkpoint[2])
+        other.moves = self.moves[:at]
+        other.history = self.history[: at + 1]
+        other._seen = set(other.history)
+        for color, point in self.moves[at:moves]:
+            other.play(color, point)
+        return other
 
     def __str__(self) -> str:
         """The diagram ``from_ascii`` reads: rows top first, ``X``/``O``/``.`` separated by spaces."""

@@ -2,11 +2,14 @@
 
 Reading guide: ``Search.run`` re-roots the trees on the position (``_reroot``), runs batches of
 iterations on every thread (``_run_thread``, which calls ``kernels.search.run_iterations``) until
-the ``Budget`` is spent, and merges the roots (``root_stats``) into a ``SearchResult``: the root's
-moves most visited first and the principal variation. It decides nothing: which move to play
-(the most visited, a pass, a resignation) is the engine's decision (``Engine.genmove``), and the
-budget is the engine's too (the settings and the clock). ``configure`` takes new settings,
-keeping the trees when only the budget or the resignation rule changed.
+the ``Budget`` is spent, and reads the trees once into an immutable ``SearchResult``
+(``_result``): each root move's visits, win rate, score lead, prior share, lower confidence
+bound and principal variation, the root's figures, and the ownership map when asked for. That
+result is all a client ever sees: the engine, the GTP analysis formats and the scripts read it,
+never the trees. The search decides nothing: which move to play (the most visited, a pass, a
+resignation) is the engine's decision (``Engine.decide``), and the budget is the engine's too
+(the settings and the clock). ``configure`` takes new settings, keeping the trees when only the
+budget or the resignation rule changed.
 
 The kernels get the configuration as two arrays built once (``KernelSettings``): the integer
 settings (rule, playout policy and prior ids, expansion threshold, ...) and the parameter rows
@@ -24,15 +27,17 @@ budget give the same move and statistics.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from goengine import movemodel, patterns, rules
-from goengine.board import PASS, ZOBRIST, Board
+from goengine.board import BLACK, PASS, ZOBRIST, Board
 from goengine.config import CHOSEN, Budget, SearchConfig
 from goengine.kernels import board as kb
 from goengine.kernels import prior as kprior
@@ -41,15 +46,21 @@ from goengine.kernels import tree as kt
 from goengine.kernels.rng import new_state
 
 INITIAL_NODES = 1 << 15
+OWNERSHIP_PLAYOUTS = 1000  # playouts of an ownership map that no search counted
 PATTERNS = patterns.table()  # the 3x3 pattern table the heavy policy and the priors read
 
 
-@dataclass
+PV_LENGTH = 20  # moves of each principal variation a result holds
+
+
+@dataclass(frozen=True)
 class MoveStats:
-    """One root move after a search: the visits and wins searched (the prior's virtual ones not
-    included), the win rate for the side to move, the sum of the area scores its iterations
-    ended with (Black's area minus White's, no komi), the AMAF figures, and the prior's virtual
-    visits and wins."""
+    """One root move after a search: the ``visits`` and ``wins`` searched (the prior's virtual
+    ones not included), the sum of the area scores its iterations ended with (``area_sum``:
+    Black's area minus White's, no komi), the AMAF figures, the prior's virtual visits and wins,
+    its share of the prior knowledge (``prior``: ``Search.root_policy``), the score lead after it
+    for the side to move (``score_lead``: the mean area less the game's komi, signed for that
+    side) and its principal variation (``pv``: the move, then the most visited line under it)."""
 
     move: int
     visits: int
@@ -59,9 +70,13 @@ class MoveStats:
     amaf_wins: float = 0.0
     prior_visits: int = 0
     prior_wins: float = 0.0
+    prior: float = 0.0
+    score_lead: float = 0.0
+    pv: tuple[int, ...] = ()
 
     @property
     def winrate(self) -> float:
+        """The win rate searched, for the side to move (0 unsearched)."""
         return self.wins / self.visits if self.visits else 0.0
 
     @property
@@ -69,36 +84,43 @@ class MoveStats:
         """The mean area score after the move (Black's area minus White's, no komi), 0 unsearched."""
         return self.area_sum / self.visits if self.visits else 0.0
 
+    @property
+    def lcb(self) -> float:
+        """The lower bound of the win rate's 95 % normal interval, ``w - 1.96 sqrt(w (1 - w) / n)``
+        (at least 0; the variance at least 1e-9, so a move that always won or lost still gets a
+        bound below its rate): Leela Zero's ``lcb`` field."""
+        if not self.visits:
+            return 0.0
+        wr = self.winrate
+        return max(0.0, wr - 1.96 * math.sqrt(max(wr * (1 - wr), 1e-9) / self.visits))
+
 
 @dataclass(frozen=True)
-class _SearchJob:
-    """What every thread of one search shares: the root position (its board, its metadata with
-    at most one pass counting, the positions seen before it for superko), the komi the playouts
-    are judged with, the most moves a playout may make, when to stop, the analysis callback
-    and its interval, and whether the iterations count who owns each point."""
-
-    board: Board
-    root_meta: np.ndarray
-    judged_komi: float
-    seen: np.ndarray
-    max_moves: np.int64
-    deadline: float
-    callback: object
-    interval: float
-    ownership: bool
-
-
-@dataclass
 class SearchResult:
-    """What a search found: the root's moves sorted by visits (most visited first), the principal
-    variation (the most visited line), and what was spent (playouts, seconds, tree nodes)."""
+    """What one search found, read once from one snapshot of its trees (``Search.run``): every
+    client of an analysis formats this and reads nothing else.
 
-    stats: list[MoveStats] = field(default_factory=list)
-    pv: list[int] = field(default_factory=list)
+    ``color`` searched (every figure is from its side) against the game's ``komi``, with the
+    playouts judged against ``komi + extra_komi`` (the dynamic komi); ``stats``, the root's
+    moves most visited first (``MoveStats``: visits, win rate, score lead, prior share, lower
+    confidence bound, principal variation); ``pv``, the most visited line from the root; what was
+    spent (``playouts``, ``seconds``, tree ``nodes``); and when the search was asked for it, the
+    ``ownership`` map (for every padded point, the mean owner at the iterations' ends, +1 Black,
+    -1 White) with its standard deviation ``ownership_stdev`` (read-only arrays).
+    ``parent_visits`` is the first tree's root count, the parent's visits the selection rules
+    saw at the root (a research script's figure: ``scripts/root_choices.py``)."""
+
+    color: int = 1
+    komi: float = 0.0
+    stats: tuple[MoveStats, ...] = ()
+    pv: tuple[int, ...] = ()
     playouts: int = 0
     seconds: float = 0.0
     nodes: int = 0
-    extra_komi: float = 0.0  # the dynamic komi the playouts were judged with, on top of the game's
+    extra_komi: float = 0.0
+    ownership: np.ndarray | None = None
+    ownership_stdev: np.ndarray | None = None
+    parent_visits: int = 0
 
     @property
     def best(self) -> MoveStats | None:
@@ -128,6 +150,33 @@ class SearchResult:
         the root's moves; 0 when nothing was searched."""
         visits = self.visits
         return sum(s.area_sum for s in self.stats) / visits if visits else 0.0
+
+    @property
+    def score_lead(self) -> float:
+        """The root's score lead for the side to move: ``mean_area`` less the game's komi, signed
+        for that side (KataGo's ``scoreLead`` of ``rootInfo``)."""
+        return (1.0 if self.color == BLACK else -1.0) * (self.mean_area - self.komi)
+
+
+@dataclass(frozen=True)
+class _SearchJob:
+    """What every thread of one search shares: the root position (its board, its metadata with
+    at most one pass counting, the positions seen before it for superko), the game's komi and
+    the komi the playouts are judged with, the most moves a playout may make, when to stop, the
+    analysis callback and its interval, the stop test, and whether the iterations count who owns
+    each point."""
+
+    board: Board
+    root_meta: np.ndarray
+    komi: float
+    extra_komi: float
+    seen: np.ndarray
+    max_moves: np.int64
+    deadline: float
+    callback: object
+    interval: float
+    should_stop: object
+    ownership: bool
 
 
 @dataclass(frozen=True)
@@ -170,8 +219,10 @@ class KernelSettings:
 class Tree:
     """One tree with its RNG: the kernel arrays, grown on demand up to ``max_nodes``.
 
-    Memory: ``max_nodes`` is this tree's share of ``max_memory_mb`` (the trees of all threads
-    share it evenly: 1024 MB with 4 threads is 5.6 million nodes a tree, at 48 bytes a node).
+    Memory: ``max_nodes`` is this tree's share of ``max_memory_mb``: all of it for the one tree
+    of a single thread or of tree parallelism (1024 MB is 22 million nodes at 48 bytes a node);
+    with root parallelism the trees share it evenly (1024 MB with 4 threads is 5.6 million nodes
+    a tree).
     The arrays start at INITIAL_NODES and double when an expansion does not fit, up to
     ``max_nodes``; while they grow, and while re-rooting copies the kept subtree, the old arrays
     and the new ones exist together for a moment.
@@ -301,21 +352,25 @@ class Search:
         board: Board,
         komi: float,
         budget: Budget,
-        callback=None,
+        callback: Callable[[SearchResult], None] | None = None,
         callback_interval: float = 1.0,
         ownership: bool = False,
         extra_komi: float = 0.0,
+        should_stop: Callable[[], bool] | None = None,
     ) -> SearchResult:
         """Search the position for the side to move until ``budget`` is spent (its playouts or its
-        seconds, whichever runs out first; at least one batch of iterations when it allows any).
-        The playouts are judged with ``komi + extra_komi`` (the dynamic komi, ``goengine.dynkomi``);
-        the trees are kept from search to search when only ``extra_komi`` changed, as Pachi keeps
-        them, and the scores they sum count no komi at all (``kernels.tree``'s SCORE).
+        seconds, whichever runs out first; at least one batch of iterations when it allows any),
+        and return what it found (``SearchResult``). The playouts are judged with ``komi +
+        extra_komi`` (the dynamic komi, ``goengine.dynkomi``); the trees are kept from search to
+        search when only ``extra_komi`` changed, as Pachi keeps them, and the scores they sum
+        count no komi at all (``kernels.tree``'s SCORE).
 
-        ``callback(result)`` is called about every ``callback_interval`` seconds with the current
-        root statistics (for analysis output); it may call ``interrupt``. With ``ownership`` the
-        iterations also count who owns each point at their end (``root_ownership``); that costs
-        a pass over the board an iteration, so only analysis asks for it.
+        ``callback(result)`` is called about every ``callback_interval`` seconds with a result of
+        the search so far (streamed analysis); ``should_stop()``, asked after every batch of
+        iterations, ends the search when it says so (a controller's next command, a ponder
+        stopped). With ``ownership`` the iterations also count who owns each point at their end
+        and the result holds the ownership map; that costs a pass over the board an iteration, so
+        only analysis asks for it.
         """
         playouts, seconds = budget.playouts, budget.seconds
         self._interrupt = False
@@ -333,7 +388,7 @@ class Search:
         shares = [None] * threads
         if playouts is not None:
             shares = [playouts // threads + (1 if k < playouts % threads else 0) for k in range(threads)]
-        before = sum(int(t.ti[kt.VISITS, 0]) for t in self.trees)
+        before = self._root_visits()
         trees = [self.trees[0 if self.shared else k] for k in range(threads)]
         # who owns each point at the iterations' ends: into each tree's own array, and in a
         # shared tree the other threads' into arrays of their own, added in afterwards
@@ -342,12 +397,22 @@ class Search:
             owners += [np.zeros_like(owners[0]) for _ in range(threads - 1)]
         done = [0] * threads
         job = _SearchJob(
-            board, root_meta, komi + extra_komi, seen, max_moves, deadline, callback, callback_interval, ownership
+            board,
+            root_meta,
+            komi,
+            extra_komi,
+            seen,
+            max_moves,
+            deadline,
+            callback,
+            callback_interval,
+            should_stop,
+            ownership,
         )
 
         def work(k: int) -> None:
             share = None if shares[k] is None else shares[k] - done[k]
-            done[k] += self._run_thread(job, trees[k], self._rngs[k], owners[k], share, k == 0)
+            done[k] += self._run_thread(job, trees[k], self._rngs[k], owners[k], share, k == 0, start, before)
 
         while True:
             if self._pool is None:
@@ -371,24 +436,22 @@ class Search:
             else:
                 for tree, n in zip(self.trees, done, strict=True):
                     tree.owner_iterations += n
-        result = self.result()
-        result.playouts = sum(int(t.ti[kt.VISITS, 0]) for t in self.trees) - before
-        result.seconds = time.perf_counter() - start
-        result.extra_komi = extra_komi
-        return result
+        return self._result(job, start, before, final=True)
 
-    def _run_thread(self, job: _SearchJob, tree, rng, owners, share, reports: bool) -> int:
+    def _run_thread(self, job: _SearchJob, tree, rng, owners, share, reports: bool, start: float, before: int) -> int:
         """Batches of iterations of ``job`` on ``tree`` with this thread's ``rng``, counting who
         owns each point into ``owners``, until ``share`` iterations are run (``None``: until the
-        deadline), the search is interrupted, or (in a shared tree) the pool must grow; the thread
-        that ``reports`` calls the job's callback. Returns the iterations run."""
+        deadline), the search is interrupted or told to stop, or (in a shared tree) the pool must
+        grow; the thread that ``reports`` asks the job's stop test and calls its callback (with a
+        result of the search since ``start``, whose root had ``before`` visits). Returns the
+        iterations run."""
         done = 0
         next_report = time.perf_counter() + job.interval
         batch = max(1, int(self.config.batch))
         board = job.board
         if board.size > 13:
             batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
-        settings, params = self.kernel.for_position(job.judged_komi, job.max_moves, True)
+        settings, params = self.kernel.for_position(job.komi + job.extra_komi, job.max_moves, True)
         settings[ksearch.OWNERSHIP] = int(job.ownership)
         settings[ksearch.SHARED] = int(self.shared)
         work = ksearch.new_workspace(board.pts.shape[1])
@@ -413,9 +476,11 @@ class Search:
                 tree.grow()
             elif ran == 0:
                 break  # the root has MAX_VISITS visits: its counts must not wrap
+            if reports and job.should_stop is not None and job.should_stop():
+                self.interrupt()
             if reports and job.callback is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + job.interval
-                job.callback(self.result())
+                job.callback(self._result(job, start, before, final=False))
         return done
 
     def _reroot(self, board: Board, komi: float) -> None:
@@ -473,7 +538,7 @@ class Search:
         )
         return counts if spread else counts[0]
 
-    def root_ownership(self) -> tuple[np.ndarray, np.ndarray] | None:
+    def _root_ownership(self) -> tuple[np.ndarray, np.ndarray] | None:
         """For every padded point, the mean owner at the end of the iterations searched from the
         root position with ``ownership`` asked for (+1 Black, -1 White, 0 neither; summed over the
         trees), and its standard deviation; None when there were none."""
@@ -484,29 +549,86 @@ class Search:
         mean = total[0] / n
         return mean, np.sqrt(np.maximum(total[1] / n - mean * mean, 0.0))
 
-    # ---- reading the result
+    # ---- the result: one snapshot of the trees
 
-    def root_stats(self) -> list[MoveStats]:
+    def _root_visits(self) -> int:
+        return sum(int(t.ti[kt.VISITS, 0]) for t in self.trees)
+
+    def _result(self, job: _SearchJob, start: float, before: int, final: bool) -> SearchResult:
+        """What the trees hold now, as one ``SearchResult``: the root's children are read once
+        (``_root_stats``), and every figure of the result comes from that reading, the prior's
+        shares and each move's principal variation added. The ownership map (when the job asked
+        for it) is the owners counted by the searches from this position; in a search's final
+        result, when none were counted (nothing was searched, e.g. a finished game), it comes
+        from OWNERSHIP_PLAYOUTS playouts of the search's policy instead."""
+        color = job.board.to_move
+        sign = 1.0 if color == BLACK else -1.0
+        stats = self._root_stats()
+        shares = self.root_policy()
+        pv_moves = np.zeros(PV_LENGTH, dtype=np.int32)
+        tree = self.trees[0]
+        first, count = int(tree.ti[kt.FIRST, 0]), int(tree.ti[kt.NCHILD, 0])
+        node_of = {}
+        if first >= 0 and count > 0:
+            node_of = {m: first + k for k, m in enumerate(tree.ti[kt.MOVE, first : first + count].tolist())}
+        moves = []
+        for s in stats:
+            node = node_of.get(s.move, -1)
+            line = (s.move,)
+            if node >= 0 and s.visits > 0:
+                n = kt.principal_variation(tree.ti, np.int64(node), pv_moves[: PV_LENGTH - 1], np.bool_(self.shared))
+                line += tuple(int(m) for m in pv_moves[:n])
+            score = sign * (s.area_sum / s.visits - job.komi) if s.visits else 0.0
+            moves.append(dataclasses.replace(s, prior=shares.get(s.move, 0.0), score_lead=score, pv=line))
+        n = kt.principal_variation(tree.ti, np.int64(0), pv_moves, np.bool_(self.shared))
+        mean = stdev = None
+        if job.ownership:
+            found = self._root_ownership()
+            if found is None and final:
+                counts = self.owner_counts(job.board, OWNERSHIP_PLAYOUTS, self.config.seed, spread=True)
+                mean = counts[0] / OWNERSHIP_PLAYOUTS
+                found = mean, np.sqrt(np.maximum(counts[1] / OWNERSHIP_PLAYOUTS - mean * mean, 0.0))
+            if found is not None:
+                mean, stdev = (a.copy() for a in found)
+                mean.flags.writeable = stdev.flags.writeable = False
+        return SearchResult(
+            color=color,
+            komi=job.komi,
+            stats=tuple(moves),
+            pv=tuple(int(m) for m in pv_moves[:n]),
+            playouts=self._root_visits() - before,
+            seconds=time.perf_counter() - start,
+            nodes=sum(t.nodes for t in self.trees),
+            extra_komi=job.extra_komi,
+            ownership=mean,
+            ownership_stdev=stdev,
+            parent_visits=int(tree.ti[kt.VISITS, 0]),
+        )
+
+    def _root_stats(self) -> list[MoveStats]:
         """The root's moves, summed over the trees, most visited first: what was searched, the
-        prior's virtual visits and wins (``root_prior``) counted apart."""
-        merged: dict[int, MoveStats] = {}
+        prior's virtual visits and wins (``root_prior``) counted apart. Each tree's root children
+        are copied at once, so the figures of a move hang together while other threads search."""
+        merged: dict[int, list] = {}
         for tree in self.trees:
-            for ch in tree.children(0):
-                m = int(tree.ti[kt.MOVE, ch])
-                s = merged.setdefault(m, MoveStats(m, 0, 0.0))
-                s.visits += int(tree.ti[kt.VISITS, ch])
-                s.wins += float(tree.tf[kt.WINS, ch])
-                s.area_sum += float(tree.tf[kt.SCORE, ch])
-                s.amaf_visits += int(tree.ti[kt.AVISITS, ch])
-                s.amaf_wins += float(tree.tf[kt.AWINS, ch])
+            first, count = int(tree.ti[kt.FIRST, 0]), int(tree.ti[kt.NCHILD, 0])
+            if first < 0 or count <= 0:
+                continue
+            ti = tree.ti[:, first : first + count].tolist()
+            tf = tree.tf[:, first : first + count].tolist()
+            rows = zip(ti[kt.MOVE], ti[kt.VISITS], tf[kt.WINS], tf[kt.SCORE], ti[kt.AVISITS], tf[kt.AWINS], strict=True)
+            for m, *figures in rows:
+                s = merged.setdefault(m, [0, 0.0, 0.0, 0, 0.0])
+                for i, x in enumerate(figures):
+                    s[i] += x
         expanded = sum(1 for tree in self.trees if tree.ti[kt.NCHILD, 0] > 0)
-        for m, (visits, wins) in self.root_prior().items():
-            if m in merged:
-                s = merged[m]
-                s.prior_visits, s.prior_wins = visits * expanded, wins * expanded
-                s.visits -= s.prior_visits
-                s.wins -= s.prior_wins
-        return sorted(merged.values(), key=lambda s: (-s.visits, -s.winrate, s.move))
+        prior = self.root_prior()
+        stats = []
+        for m, (visits, wins, area, avisits, awins) in merged.items():
+            pv, pw = prior.get(m, (0, 0.0))
+            pv, pw = pv * expanded, pw * expanded
+            stats.append(MoveStats(m, visits - pv, wins - pw, area, avisits, awins, pv, pw))
+        return sorted(stats, key=lambda s: (-s.visits, -s.winrate, s.move))
 
     def root_prior(self) -> dict[int, tuple[int, float]]:
         """``move -> (virtual visits, virtual wins)`` that the prior gives each of the root's
@@ -551,28 +673,3 @@ class Search:
         given = self.root_prior()
         total = sum(visits for visits, _ in given.values())
         return {m: visits / total for m, (visits, _) in given.items()} if total > 0 else {}
-
-    def principal_variation(self, first: int | None = None, length: int = 20) -> list[int]:
-        """The most visited line in the first tree (from ``first`` when given)."""
-        tree = self.trees[0]
-        node = 0
-        pv = []
-        if first is not None:
-            node = tree.child(0, first)
-            if node < 0:
-                return [first]
-            pv.append(first)
-        while len(pv) < length:
-            kids = list(tree.children(node))
-            if not kids:
-                break
-            best = max(kids, key=lambda ch: (int(tree.ti[kt.VISITS, ch]), -ch))
-            if tree.ti[kt.VISITS, best] == 0:
-                break
-            pv.append(int(tree.ti[kt.MOVE, best]))
-            node = best
-        return pv
-
-    def result(self) -> SearchResult:
-        """The trees as they stand: the root's moves and the most visited line."""
-        return SearchResult(self.root_stats(), self.principal_variation(), nodes=sum(t.nodes for t in self.trees))

@@ -2,7 +2,8 @@
 how much of it a move may spend. No text: GTP's ``time_settings`` / ``kgs-time_settings`` /
 ``time_left`` arguments are read by the GTP front-end (``goengine.gtp.timing``).
 
-Reading guide: ``seconds_for_move`` is the allocation; ``Clock.charge`` moves a clock forward by a
+Reading guide: ``seconds_for_move`` is the allocation; ``GameClocks`` holds both players' clocks and
+the overhead seen; ``Clock.charge`` moves a clock forward by a
 move's time and ``Clock.report`` takes the controller's figures; ``TimeSettings`` is the system.
 
 The engine keeps both clocks itself, as Pachi and Fuego do: a controller need not send
@@ -166,3 +167,41 @@ def seconds_for_move(
     if clock.main <= byo_part + margin:  # the main time is all but gone: into byo-yomi, deliberately
         return max(MIN_SECONDS, byo_part)
     return max(MIN_SECONDS, max(0.0, main_part) + byo_part)
+
+
+class GameClocks:
+    """Both players' clocks in one game, as the engine keeps them: the ``settings``, a ``Clock``
+    for each colour (BLACK 1, WHITE 2), and the ``overhead``, the most a move has cost beyond its
+    search (kept back on every later move by ``seconds_for_move``)."""
+
+    def __init__(self, settings: TimeSettings | None = None):
+        self.overhead = 0.0
+        self.start(settings or TimeSettings())
+
+    def start(self, settings: TimeSettings | None = None) -> None:
+        """Both clocks full, under ``settings`` (default: the ones in force): a new game, or a new
+        time system."""
+        if settings is not None:
+            self.settings = settings
+        self.clocks = {color: Clock.full(self.settings) for color in (1, 2)}
+
+    def __getitem__(self, color: int) -> Clock:
+        return self.clocks[color]
+
+    def report(self, color: int, seconds: float, stones: int) -> None:
+        """The controller's report of ``color``'s clock (GTP ``time_left``): it replaces the
+        engine's own figures."""
+        self.clocks[color].report(self.settings, float(seconds), int(stones))
+
+    def charge(self, color: int, seconds: float, searched: float | None = None) -> None:
+        """``color``'s move took ``seconds`` of the controller's time (from its command's arrival
+        to its answer's flush): move the clock forward; when the move was a search of
+        ``searched`` seconds, keep the worst overhead beyond it."""
+        self.clocks[color].charge(self.settings, seconds)
+        if searched is not None:
+            self.overhead = max(self.overhead, seconds - searched)
+
+    def seconds_for_move(self, color: int, empty_points: int, size: int) -> float | None:
+        """The thinking time ``color``'s clock allows for a move with ``empty_points`` empty points
+        on a ``size`` board, or None without a clock (``seconds_for_move``)."""
+        return seconds_for_move(self.settings, self.clocks[color], empty_points, size, self.overhead)

@@ -34,9 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from goengine.config import Budget, EngineConfig, SearchConfig
-from goengine.engine import Engine
+from goengine.engine import Engine, SearchResult
 from goengine.kernels import select as ks
-from goengine.kernels import tree as kt
 from goengine.lab.gamefiles import folder_positions
 from goengine.rules import RULES
 
@@ -67,31 +66,31 @@ class Row:
     ratios: list[float] = field(default_factory=list)
 
 
-def root_scores(engine: Engine) -> tuple[list[float], list[float]]:
-    """For each child of the root of ``engine``'s (one) tree: its eq. 5 score, with which
+def root_scores(result: SearchResult) -> tuple[list[float], list[float]]:
+    """For each root move of a search's ``result`` (one tree): its eq. 5 score, with which
     KL-UCB+RAVE selects, and its RAVE mix alone, ``(1 - beta) x + beta xa`` (the RAVE rule with
-    C = 0), from the tree's statistics as selection sees them."""
-    tree = engine.search.trees[0]
+    C = 0), from the statistics as selection sees them (the prior's virtual visits and wins
+    included)."""
     p = RULES.param_values(KL)
     schedule, k, b, c = int(p["schedule"]), p["k"], p["b"], p["c"]
-    t = float(tree.ti[kt.VISITS, 0])
+    t = float(result.parent_visits)
     full, mix = [], []
-    for child in tree.children(0):
-        n, w = float(tree.ti[kt.VISITS, child]), float(tree.tf[kt.WINS, child])
-        aw, an = float(tree.tf[kt.AWINS, child]), float(tree.ti[kt.AVISITS, child])
+    for s in result.stats:
+        n, w = float(s.visits + s.prior_visits), float(s.wins + s.prior_wins)
+        aw, an = float(s.amaf_wins), float(s.amaf_visits)
         full.append(ks.kl_ucb_rave(w, n, t, aw, an, schedule, k, b, c))
         mix.append(ks.rave(w, n, t, aw, an, schedule, k, b, 0.0))
     return full, mix
 
 
-def root_view(engine: Engine, rule: str) -> RootView:
-    """What the last search left at the root of ``engine`` (one tree)."""
-    stats = engine.search.root_stats()
+def root_view(result: SearchResult, rule: str) -> RootView:
+    """What a search's ``result`` says of its root (one tree)."""
+    stats = result.stats
     searched = sum(s.visits for s in stats)
     view = RootView(stats[0].move, stats[0].visits / searched if searched else 0.0)
     if rule != KL:
         return view
-    full, mix = root_scores(engine)
+    full, mix = root_scores(result)
     by_full = max(range(len(full)), key=lambda i: full[i])
     by_mix = max(range(len(mix)), key=lambda i: mix[i])
     # ties: the bonus decides only when its pick is not among the mix's best
@@ -136,8 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             views = {}
             for key, e in engines.items():
                 e.load_position(position)
-                e.analyze(budget=Budget(playouts=b))
-                views[key] = root_view(e, key[0])
+                views[key] = root_view(e.analyze(budget=Budget(playouts=b)), key[0])
             row = rows[b]
             row.positions += 1
             row.differ += views[KL, 1].best != views[RAVE, 1].best

@@ -36,7 +36,7 @@ import numpy as np
 
 from goengine.cli import build_parser, config_from_args
 from goengine.config import Budget, EngineConfig
-from goengine.engine import Engine
+from goengine.engine import Engine, SearchResult
 from goengine.kernels import rng as krng
 from goengine.kernels import select as ks
 from goengine.lab.gamefiles import folder_positions
@@ -67,10 +67,10 @@ def bonus(config: EngineConfig, n: int, t: int) -> float:
     return score - w / n
 
 
-def root_spread(engine: Engine) -> tuple[float, int]:
-    """The root after the last search: its most visited move's share of the searched visits,
+def root_spread(result: SearchResult) -> tuple[float, int]:
+    """The root of a search's ``result``: its most visited move's share of the searched visits,
     and the children with at least ``MIN_SHARE`` of them."""
-    stats = engine.search.root_stats()
+    stats = result.stats
     searched = sum(s.visits for s in stats)
     if searched <= 0:
         return 0.0, 0
@@ -118,8 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, position in enumerate(positions):
         for name, engine in engines.items():
             engine.load_position(position)
-            engine.analyze(budget=Budget(playouts=args.playouts))
-            share, wide = root_spread(engine)
+            share, wide = root_spread(engine.analyze(budget=Budget(playouts=args.playouts)))
             shares[name].append(share)
             widths[name].append(wide)
         print(f"position {i + 1} of {len(positions)}", file=sys.stderr, flush=True)

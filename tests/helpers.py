@@ -48,7 +48,7 @@ def set_up(diagram: str, to_move: int = BLACK, **config) -> Engine:
     ``O`` white, ``.`` empty), ``to_move`` to play."""
     board = Board.from_ascii(diagram)
     engine = Engine(EngineConfig(size=board.size, **config))
-    engine.setup([(board.color_at(p), p) for p in board.points() if board.color_at(p)], to_move)
+    engine.game.setup([(board.color_at(p), p) for p in board.points() if board.color_at(p)], to_move)
     return engine
 
 

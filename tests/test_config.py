@@ -192,19 +192,19 @@ def test_the_page_lists_every_setting_with_words_and_values_formatted_once():
 def test_a_budget_change_keeps_the_tree_and_any_other_change_starts_afresh():
     engine = Engine(EngineConfig(search=SearchConfig(playouts=300)))
     engine.analyze()
-    tree = engine.search.trees[0]
+    tree = engine._search.trees[0]
     visits = int(tree.ti[4, 0])
     assert visits == 300
     for key, value in (("playouts", "500"), ("seconds", "1"), ("resign_threshold", "0.2")):
         engine.configure(with_setting(engine.config.search, key, value))
-        assert engine.search.trees[0] is tree, key
+        assert engine._search.trees[0] is tree, key
     result = engine.analyze()  # the same position: the tree goes on
-    assert int(engine.search.trees[0].ti[4, 0]) == visits + result.playouts
+    assert int(engine._search.trees[0].ti[4, 0]) == visits + result.playouts
     for key, value in (("rule", "ucb1"), ("seed", "2"), ("expand_at", "2"), ("threads", "2")):
-        before = engine.search.trees[0]
+        before = engine._search.trees[0]
         engine.configure(with_setting(engine.config.search, key, value))
-        assert engine.search.trees[0] is not before, key
-        assert engine.search.trees[0].nodes == 1
+        assert engine._search.trees[0] is not before, key
+        assert engine._search.trees[0].nodes == 1
     engine.close()
 
 
@@ -217,7 +217,7 @@ def test_the_engines_configuration_is_the_one_goengine_set_made():
     config = engine.config
     assert (config.size, config.komi) == (13, 6.5)
     assert config.search == SearchConfig(rule="ucb1-tuned", params=(("gamma", 0.5),), playouts=200)
-    assert config.search is engine.search.config
+    assert config.search is engine._search.config
     engine.close()
 
 
@@ -274,11 +274,11 @@ def test_a_moves_budget_is_the_settings_limited_by_the_clock(settings, clock, ex
 
 def test_genmove_under_a_clock_spends_the_clocks_seconds_with_no_playout_cap():
     engine = Engine(EngineConfig(size=9))  # no budget in the settings
-    assert engine.budget(BLACK, engine.board) == Budget(playouts=DEFAULT_PLAYOUTS)
-    engine.set_time(TimeSettings("absolute", 60.0))
-    budget = engine.budget(BLACK, engine.board)
+    assert engine.budget(BLACK, engine.game.board) == Budget(playouts=DEFAULT_PLAYOUTS)
+    engine.clocks.start(TimeSettings("absolute", 60.0))
+    budget = engine.budget(BLACK, engine.game.board)
     assert budget.playouts is None and 0 < budget.seconds < 60.0
-    assert budget.seconds == engine.seconds_for_move(BLACK, engine.board)
+    assert budget.seconds == engine.seconds_for_move(BLACK, engine.game.board)
 
 
 @pytest.mark.parametrize("size", [BOARD_SIZES[0] - 1, BOARD_SIZES[-1] + 1, 0, True, "9"])
@@ -286,7 +286,7 @@ def test_every_door_refuses_a_board_size_outside_the_one_range(size):
     with pytest.raises(ValueError, match="board size must be from 5 to 19"):
         EngineConfig(size=size)
     with pytest.raises(ValueError, match="board size must be from 5 to 19"):
-        Engine().set_size(size)
+        Engine().new_game(size)
     if isinstance(size, int) and not isinstance(size, bool):
         engine = GtpEngine(Engine())
         assert engine.send(f"boardsize {size}") == "? unacceptable size\n\n"
@@ -297,7 +297,7 @@ def test_every_door_refuses_a_board_size_outside_the_one_range(size):
 @pytest.mark.parametrize("size", [BOARD_SIZES[0], BOARD_SIZES[-1]])
 def test_the_ends_of_the_range_are_games(size):
     engine = GtpEngine(Engine())
-    assert engine.send(f"boardsize {size}").startswith("=") and engine.engine.size == size
+    assert engine.send(f"boardsize {size}").startswith("=") and engine.engine.game.size == size
     assert cli.config_from_args(cli.build_parser().parse_args(["--size", str(size)])).size == size
 
 

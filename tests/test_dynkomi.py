@@ -93,7 +93,7 @@ def handicap_engine(n: int = 2, **search) -> Engine:
     search.setdefault("playouts", 600)
     search.setdefault("dynkomi_params", (("white_value", 7.0),))
     engine = Engine(EngineConfig(size=9, komi=0.5, search=SearchConfig(**search)))
-    engine.fixed_handicap(n)
+    engine.game.fixed_handicap(n)
     return engine
 
 
@@ -109,10 +109,10 @@ def test_the_playouts_of_a_handicap_game_are_judged_with_the_extra_komi():
     """White to move after two stones on 9x9, komi 0.5: the search plays against 0.5 + 14. A node
     searched once holds one playout, whose win was judged with that komi (its SCORE has none)."""
     engine = handicap_engine(2, playout="uniform", prior="none", expand_at=1)
-    assert engine.handicap_stones == 2 and engine.extra_komi(WHITE) == 14.0
+    assert engine.game.handicap_stones == 2 and engine.extra_komi(WHITE) == 14.0
     decision = engine.genmove(WHITE)
     assert decision.search.extra_komi == 14.0
-    tree = engine.search.trees[0]
+    tree = engine._search.trees[0]
     once = [i for i in range(1, tree.nodes) if tree.ti[kt.VISITS, i] == 1]
     assert len(once) > 50
     judged_differently = 0
@@ -127,7 +127,7 @@ def test_the_playouts_of_a_handicap_game_are_judged_with_the_extra_komi():
 
 def test_even_games_and_analysis_get_no_extra_komi():
     engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=200)))
-    assert engine.handicap_stones == 0
+    assert engine.game.handicap_stones == 0
     assert engine.genmove(BLACK).search.extra_komi == 0.0
     handicapped = handicap_engine(2, playouts=200, dynkomi_params=())
     assert handicapped.analyze().extra_komi == 0.0  # analysis: the real komi
@@ -138,11 +138,11 @@ def test_even_games_and_analysis_get_no_extra_komi():
 
 def test_black_set_up_stones_count_as_a_handicap():
     engine = Engine(EngineConfig(size=9, komi=0.5, search=SearchConfig(playouts=100)))
-    engine.setup([(BLACK, coords.from_gtp(9, "C3")), (BLACK, coords.from_gtp(9, "G7"))], to_move=WHITE)
-    assert engine.handicap_stones == 2
+    engine.game.setup([(BLACK, coords.from_gtp(9, "C3")), (BLACK, coords.from_gtp(9, "G7"))], to_move=WHITE)
+    assert engine.game.handicap_stones == 2
     mixed = Engine(EngineConfig(size=9))
-    mixed.setup([(BLACK, coords.from_gtp(9, "C3")), (WHITE, coords.from_gtp(9, "G7"))])
-    assert mixed.handicap_stones == 0
+    mixed.game.setup([(BLACK, coords.from_gtp(9, "C3")), (WHITE, coords.from_gtp(9, "G7"))])
+    assert mixed.game.handicap_stones == 0
 
 
 def test_the_tree_is_kept_while_the_extra_komi_changes():
@@ -150,23 +150,23 @@ def test_the_tree_is_kept_while_the_extra_komi_changes():
     second search (against less extra komi) starts from it, as under a fixed komi."""
     engine = handicap_engine(2, playouts=400)
     first = engine.genmove(WHITE)
-    reply = engine.principal_variation(first.move, length=2)[1]
-    engine.play(BLACK, reply)
+    reply = first.search.best.pv[1]
+    engine.game.play(BLACK, reply)
     second = engine.genmove(WHITE)
     assert first.search.extra_komi > second.search.extra_komi > 0
     assert second.search.playouts == 400
-    assert engine.search.trees[0].ti[kt.VISITS, 0] > 400  # the kept subtree's visits, and 400 more
+    assert engine._search.trees[0].ti[kt.VISITS, 0] > 400  # the kept subtree's visits, and 400 more
     engine.close()
 
 
 def test_no_resignation_while_the_extra_komi_makes_the_task_harder():
     engine = Engine(EngineConfig(size=9, search=SearchConfig(resign_threshold=0.2, resign_min_visits=10)))
     losing = [MoveStats(coords.from_gtp(9, "E5"), 100, 5.0)]
-    board = engine.board.copy()
+    board = engine.game.board.copy()
     for color, extra, resigns in ((BLACK, 10.0, False), (BLACK, 0.0, True), (BLACK, -10.0, True),
                                   (WHITE, -10.0, False), (WHITE, 10.0, True)):  # fmt: skip
         board.to_move = color
-        result = SearchResult(losing, extra_komi=extra)
+        result = SearchResult(color, stats=tuple(losing), extra_komi=extra)
         decision = engine.decide(board, result, Budget(playouts=100))
         assert (decision.move == RESIGN) == resigns, (color, extra)
     engine.close()
@@ -182,12 +182,12 @@ def test_the_setting_through_both_doors_and_on_the_parameter_page():
         with_setting(SearchConfig(), "dynkomi", "sometimes")
     gtp = GtpEngine(Engine(EngineConfig(size=9, search=SearchConfig(playouts=50))))
     assert gtp.send("goengine-set dynamic_komi none") == "=\n\n"
-    assert gtp.engine.search.config.dynkomi == "none"
+    assert gtp.engine._search.config.dynkomi == "none"
     assert "[list/none/linear/adaptive] dynamic_komi none" in gtp.send("goengine-params")
     assert gtp.send("goengine-set handicap_komi_as_White 3").startswith("? ")  # not a parameter of none
     gtp.send("goengine-set dynkomi linear")
     assert gtp.send("goengine-set handicap_komi_as_White 3") == "=\n\n"
-    assert dict(gtp.engine.search.config.dynkomi_params) == {"white_value": 3.0}
+    assert dict(gtp.engine._search.config.dynkomi_params) == {"white_value": 3.0}
     gtp.engine.close()
 
 
@@ -195,11 +195,11 @@ def test_passing_back_counts_the_real_komi():
     """SETTLED: Black 15, White 10. With komi 0.5 Black wins the count by 4.5, so after White's
     pass Black passes back, although a search against 10 more komi would see the game lost."""
     engine = set_up(SETTLED, to_move=WHITE, komi=0.5)
-    engine.play(WHITE, PASS)
-    board = engine.board.copy()
+    engine.game.play(WHITE, PASS)
+    board = engine.game.board.copy()
     result = SearchResult([MoveStats(PASS, 100, 10.0)], extra_komi=10.0)
     assert engine.decide(board, result, Budget(playouts=100)).move == PASS
-    engine.set_komi(5.5)  # now White wins the count: Black plays on (here its one move is a pass too)
+    engine.game.set_komi(5.5)  # now White wins the count: Black plays on (here its one move is a pass too)
     assert "passing wins" not in engine.decide(board, result, Budget(playouts=100)).reason
     engine.close()
 
@@ -211,10 +211,10 @@ def test_pondering_keeps_the_extra_komi_of_the_engines_last_move():
     assert engine.genmove(WHITE).search.extra_komi == 14.0
     assert engine.start_pondering()
     deadline = time.monotonic() + 30.0  # only a guard
-    while engine.search.trees[0].ti[kt.VISITS, 0] < 3000 and time.monotonic() < deadline:
+    while engine._search.trees[0].ti[kt.VISITS, 0] < 3000 and time.monotonic() < deadline:
         time.sleep(0.01)
-    engine.stop_pondering()
-    tree = engine.search.trees[0]
+    engine.ponderer.stop()
+    tree = engine._search.trees[0]
     assert tree.ti[kt.VISITS, 0] >= 3000
     once = [i for i in range(1, tree.nodes) if tree.ti[kt.VISITS, i] == 1]
     assert len(once) > 50

@@ -1,8 +1,9 @@
-"""Engine: the move decision, undo, handicap, SGF in and out, dead stones and the final score (the
-clock's allocation and charging: ``test_time_control.py``). No GTP text here except where a test
-goes through ``GtpEngine`` on purpose.
+"""Engine: the move decision, the engine's free handicap, dead stones and the final score judged
+by its playouts (the game record: ``test_game.py``; the count from an ownership map:
+``test_scoring.py``; the clock's allocation and charging: ``test_time_control.py``). No GTP text
+here except where a test goes through ``GtpEngine`` on purpose.
 
-The positions are ASCII diagrams (``X`` black, ``O`` white), set up with ``Engine.setup``.
+The positions are ASCII diagrams (``X`` black, ``O`` white), set up with ``Game.setup``.
 """
 
 from __future__ import annotations
@@ -11,19 +12,13 @@ from pathlib import Path
 
 import pytest
 from helpers import set_up
-from sgfmill import sgf as sgfmill
 
-from goengine import coords, rules, sgf
-from goengine.board import BLACK, PASS, WHITE, Board, IllegalMove
+from goengine import coords, rules
+from goengine.board import BLACK, PASS, WHITE
 from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.engine import (
     RESIGN,
-    BadHandicap,
-    BadStones,
-    BoardNotEmpty,
     Engine,
-    EngineError,
-    NothingToUndo,
     SearchResult,
 )
 from goengine.gtp import GtpEngine
@@ -33,11 +28,11 @@ FAST = SearchConfig(playouts=100)
 
 
 def pt(engine: Engine, vertex: str) -> int:
-    return coords.from_gtp(engine.size, vertex)
+    return coords.from_gtp(engine.game.size, vertex)
 
 
 def names(engine: Engine, points) -> set[str]:
-    return {coords.to_gtp(engine.size, p) for p in points}
+    return {coords.to_gtp(engine.game.size, p) for p in points}
 
 
 # ---- the move decision (``Engine.decide``): resign, pass, the most visited move
@@ -75,7 +70,7 @@ def test_never_resigns_with_threshold_zero(rule):
     decision = engine.genmove(BLACK, commit=False)
     assert decision.move != RESIGN
     assert decision.move == decision.search.best.move
-    assert decision.move == PASS or engine.board.is_legal(BLACK, decision.move)
+    assert decision.move == PASS or engine.game.board.is_legal(BLACK, decision.move)
 
 
 @pytest.mark.parametrize("rule", ["ucb1", "rave"])
@@ -84,9 +79,9 @@ def test_resigns_only_after_enough_visits(rule):
     # 600 playouts is judged as if a time budget had stopped it there (a hurried move: too few
     # visits to resign on) and as the playout budget it was; no clock decides the outcome.
     engine = research_engine(HOPELESS, 0.5, rule, playouts=600, resign_threshold=0.1, resign_min_visits=1000)
-    board = engine.board.copy()
+    board = engine.game.board.copy()
     board.to_move = BLACK
-    result = engine.search.run(board, engine.komi, Budget(playouts=600))
+    result = engine._search.run(board, engine.game.komi, Budget(playouts=600))
     assert 300 <= result.visits < 1000 and result.best.winrate < 0.1
     assert engine.decide(board, result, Budget(seconds=0.5)).move != RESIGN
     assert engine.decide(board, result, Budget(playouts=5000, seconds=0.5)).move != RESIGN
@@ -109,14 +104,14 @@ O O O O O
 
 def endgame_after_white_pass(komi: float, rule: str) -> Engine:
     engine = research_engine(ENDGAME, komi, rule, playouts=1000, resign_threshold=0.1)
-    engine.play(WHITE, PASS)
+    engine.game.play(WHITE, PASS)
     return engine
 
 
 @pytest.mark.parametrize("rule", DECIDING_RULES)
 def test_passes_when_the_opponent_passed_and_the_count_wins(rule):
     engine = endgame_after_white_pass(-0.5, rule)
-    assert engine.board.to_move == BLACK and engine.board.score(-0.5) > 0
+    assert engine.game.board.to_move == BLACK and engine.game.board.score(-0.5) > 0
     decision = engine.genmove(BLACK)
     assert decision.move == PASS
     assert "pass" in decision.reason
@@ -125,174 +120,15 @@ def test_passes_when_the_opponent_passed_and_the_count_wins(rule):
 @pytest.mark.parametrize("rule", DECIDING_RULES)
 def test_does_not_pass_when_a_move_still_wins(rule):
     engine = endgame_after_white_pass(0.5, rule)
-    assert engine.board.score(0.5) < 0
+    assert engine.game.board.score(0.5) < 0
     assert names(engine, [engine.genmove(BLACK).move]) == {"C3"}
 
 
 def test_no_move_searched_is_a_pass():
     engine = Engine(EngineConfig(size=5))
-    decision = engine.decide(engine.board, SearchResult(), Budget(playouts=10))
+    decision = engine.decide(engine.game.board, SearchResult(), Budget(playouts=10))
     assert (decision.move, decision.reason) == (PASS, "no move searched")
 
-
-# ---- undo
-
-
-def snapshot(board: Board):
-    return (str(board), board.to_move, board.ko_point, board.hash, list(board.history), set(board._seen))
-
-
-def test_undo_restores_the_position_and_the_superko_history():
-    engine = Engine(EngineConfig(size=5))
-    engine.play(BLACK, "C3")
-    before = snapshot(engine.board)
-    engine.play(WHITE, "A1")
-    engine.undo()
-    assert snapshot(engine.board) == before
-    # the position after W A1 left the history with the move: playing it again is legal
-    engine.play(WHITE, "A1")
-    engine.undo()
-    engine.undo()
-    assert snapshot(engine.board)[:4] == (str(Board(5)), BLACK, None, Board(5).hash)
-    with pytest.raises(EngineError):
-        engine.undo()
-
-
-KO = """
-    . X O . .
-    X O . O .
-    . X O . .
-    . . . . .
-    . . . . .
-"""
-
-
-def test_undo_brings_back_the_ko_ban():
-    engine = set_up(KO)
-    engine.play(BLACK, "C4")  # takes B4: White may not retake at once
-    assert engine.board.ko_point == pt(engine, "B4")
-    with pytest.raises(IllegalMove):
-        engine.play(WHITE, "B4")
-    engine.play(WHITE, "E1")  # a threat lifts the ban
-    engine.play(BLACK, "E2")
-    engine.undo()
-    engine.undo()
-    assert engine.board.ko_point == pt(engine, "B4")
-    with pytest.raises(IllegalMove):
-        engine.play(WHITE, "B4")
-
-
-def test_undo_after_a_superko_refusal_and_back_makes_the_move_legal_again():
-    """B takes the ko, both pass, W's retake repeats a position (superko); undoing to before
-    B's capture and replaying it is legal, the capture and the passes are forgotten."""
-    engine = set_up(KO)
-    engine.play(BLACK, "C4")
-    engine.play(WHITE, PASS)
-    engine.play(BLACK, PASS)
-    with pytest.raises(IllegalMove, match="superko"):
-        engine.play(WHITE, "B4")
-    for _ in range(3):
-        engine.undo()
-    assert engine.board.color_at(pt(engine, "B4")) == WHITE
-    engine.play(BLACK, "C4")
-    assert engine.board.captures[BLACK] == 1
-
-
-# ---- handicap
-
-
-def test_fixed_handicap_then_white_moves_first():
-    engine = Engine(EngineConfig(size=9, search=FAST))
-    points = engine.fixed_handicap(2)
-    assert names(engine, points) == {"C3", "G7"}
-    assert engine.board.to_move == WHITE
-    assert names(engine, engine.board.stones(BLACK)) == {"C3", "G7"}
-    result = engine.genmove(WHITE)
-    assert engine.board.moves == [(WHITE, result.move)]
-    assert engine.board.to_move == BLACK
-    text = sgf.dumps(9, engine.komi, engine.board.moves, engine.setup_stones, handicap=len(engine.handicap))
-    game = sgfmill.Sgf_game.from_string(text)
-    root = game.get_root()
-    assert root.get("HA") == 2
-    assert {coords.to_gtp(9, coords.from_sgf(9, p)) for p in root.get("AB")} == {"C3", "G7"}
-    assert game.get_main_sequence()[1].get_move()[0] == "w"
-    engine.undo()
-    assert engine.board.to_move == WHITE and len(engine.board.stones(BLACK)) == 2
-    with pytest.raises(EngineError):
-        engine.undo()  # handicap stones are the start of the game
-
-
-def test_handicap_needs_an_empty_board():
-    engine = Engine(EngineConfig(size=9, search=FAST))
-    engine.play(BLACK, "E5")
-    assert not engine.board_is_empty
-    with pytest.raises(BoardNotEmpty, match="the board already has stones or moves"):
-        engine.fixed_handicap(2)
-    with pytest.raises(BoardNotEmpty):
-        engine.place_handicap([pt(engine, "C3"), pt(engine, "G7")])
-    # GTP words it as the specification does (GTP 2, section 6.3.2)
-    gtp = GtpEngine(engine)
-    assert gtp.send("fixed_handicap 2") == "? board not empty\n\n"
-    assert gtp.send("set_free_handicap C3 G7") == "? board not empty\n\n"
-
-
-def test_handicap_errors_say_what_is_wrong_and_gtp_words_them_as_the_specification():
-    engine = Engine(EngineConfig(size=9, search=FAST))
-    with pytest.raises(BadHandicap, match="2 to 9 stones, not 10"):
-        engine.fixed_handicap(10)
-    with pytest.raises(BadHandicap, match="no fixed handicap on a 5x5 board"):
-        Engine(EngineConfig(size=5, search=FAST)).fixed_handicap(2)
-    with pytest.raises(BadStones, match="a point is given twice"):
-        engine.place_handicap([pt(engine, "C3"), pt(engine, "C3")])
-    gtp = GtpEngine(engine)
-    assert gtp.send("fixed_handicap 10") == "? invalid number of stones\n\n"
-    assert gtp.send("set_free_handicap C3 C3") == "? bad vertex list\n\n"
-    assert engine.board_is_empty
-    with pytest.raises(NothingToUndo, match="no move to undo"):
-        engine.undo()
-    assert gtp.send("undo") == "? cannot undo\n\n"
-
-
-# ---- SGF
-
-
-def moves_of(text: str) -> list[tuple[str, tuple[int, int] | None]]:
-    game = sgfmill.Sgf_game.from_string(text)
-    return [node.get_move() for node in game.get_main_sequence()[1:]]
-
-
-GAME9 = moves_of((DATA / "game9.sgf").read_text())
-
-
-@pytest.mark.parametrize("move_number", [1, 2, 5, 6, 7, 10, 11, 50])
-def test_loadsgf_at_a_move_number_then_printsgf_gives_the_moves_before_it(move_number):
-    gtp = GtpEngine(Engine())
-    assert gtp.send(f"loadsgf {DATA / 'game9.sgf'} {move_number}") == "=\n\n"
-    response = gtp.send("printsgf")
-    assert response.startswith("= (;")
-    text = response[2:-2]
-    game = sgfmill.Sgf_game.from_string(text)
-    assert game.get_size() == 9 and game.get_komi() == 6.5
-    assert moves_of(text) == GAME9[: move_number - 1]
-    assert len(gtp.engine.board.moves) == min(move_number - 1, len(GAME9))
-
-
-def test_printsgf_to_a_file_then_loadsgf_gives_the_same_game(tmp_path):
-    engine = Engine()
-    engine.load_position(sgf.load(str(DATA / "handicap9.sgf")))
-    assert names(engine, engine.board.stones(BLACK)) == {"C3", "G7", "C5"}
-    out = tmp_path / "copy.sgf"
-    gtp = GtpEngine(engine)
-    assert gtp.send(f"printsgf {out}") == "=\n\n"
-    copy = Engine()
-    copy.load_position(sgf.load(str(out)))
-    assert str(copy.board) == str(engine.board)
-    assert copy.board.moves == engine.board.moves == [(WHITE, pt(engine, "E5")), (BLACK, pt(engine, "C5"))]
-    assert copy.setup_stones == engine.setup_stones
-    assert copy.komi == engine.komi == 0.5
-
-
-# ---- dead stones and the final score
 
 DEAD_STONE = """
     . . . . X O . . .
@@ -318,19 +154,19 @@ def test_final_status_calls_a_lone_stone_in_the_opponent_area_dead():
 def test_final_score_removes_the_dead_stone_before_counting():
     engine = set_up(DEAD_STONE)
     # as it stands: A-D touch both colours (no one's), Black 9, White 9 + 1 + 27
-    assert engine.board.area_score() == 9 - 37
+    assert engine.game.board.area_score() == 9 - 37
     # B5 removed: Black 45 (E and A-D), White 36 (F and G-J)
     assert engine.final_score() == 45 - 36 - 7.5
-    assert engine.board.area_score() == 9 - 37  # the board itself is untouched
+    assert engine.game.board.area_score() == 9 - 37  # the board itself is untouched
 
 
 def test_dead_stones_are_judged_after_both_players_passed():
     """final_score is asked after two passes; the judging playouts must play on from there (they
     once started with the pass count, stopped at once, and judged every stone alive)."""
     engine = set_up(DEAD_STONE)
-    engine.play(BLACK, PASS)
-    engine.play(WHITE, PASS)
-    assert engine.board.is_over
+    engine.game.play(BLACK, PASS)
+    engine.game.play(WHITE, PASS)
+    assert engine.game.board.is_over
     assert names(engine, engine.final_status("dead")) == {"B5"}
     assert engine.final_score() == 45 - 36 - 7.5
 
@@ -348,9 +184,9 @@ MATCH_GAME = (
 def test_final_score_of_a_match_game_agrees_with_gnugo():
     engine = Engine()
     for i, vertex in enumerate(MATCH_GAME.split()):
-        engine.play(BLACK if i % 2 == 0 else WHITE, vertex)
-    assert engine.board.is_over
-    assert engine.board.score(7.5) == -0.5
+        engine.game.play(BLACK if i % 2 == 0 else WHITE, vertex)
+    assert engine.game.board.is_over
+    assert engine.game.board.score(7.5) == -0.5
     assert names(engine, engine.final_status("dead")) == {"B5"}
     assert engine.final_score() == -6.5
     gtp = GtpEngine(engine)
@@ -361,12 +197,12 @@ def test_genmove_after_two_passes_plays_on_when_passing_loses():
     """GTP leaves ending the game to the controller: asked for a move after both passed, White
     (behind by the whole board) must play, not pass."""
     engine = Engine(EngineConfig(search=SearchConfig(playouts=500, seed=3)))
-    engine.play(BLACK, "E5")
-    engine.play(WHITE, PASS)
-    engine.play(BLACK, PASS)
+    engine.game.play(BLACK, "E5")
+    engine.game.play(WHITE, PASS)
+    engine.game.play(BLACK, PASS)
     result = engine.genmove(WHITE)
     assert result.move != PASS, result.reason
-    assert engine.board.color_at(result.move) == WHITE
+    assert engine.game.board.color_at(result.move) == WHITE
 
 
 SEKI = """
@@ -388,7 +224,7 @@ def test_final_status_never_splits_a_chain(diagram):
     for status in ("alive", "dead", "seki"):
         stones = set(engine.final_status(status))
         for p in stones:
-            chain = set(engine.board.chain(p))
+            chain = set(engine.game.board.chain(p))
             assert chain <= stones, f"{status}: only {names(engine, chain & stones)} of {names(engine, chain)}"
 
 

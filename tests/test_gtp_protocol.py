@@ -234,8 +234,8 @@ def test_command_sequences_keep_the_engine_framed_and_consistent(workdir, lines)
     for line, output in sent:
         check_response(line, output)
     engine = harness.gtp.engine
-    rows = board_rows(harness.ok("showboard"), engine.size)
-    assert rows == str(engine.board).replace(" ", "").split("\n")
+    rows = board_rows(harness.ok("showboard"), engine.game.size)
+    assert rows == str(engine.game.board).replace(" ", "").split("\n")
     # and it still plays a game
     for reset in SAFE_SETTINGS:
         harness.ok(reset)
@@ -277,7 +277,7 @@ def test_no_setting_value_makes_a_command_crash():
                 return
 
     harness = Harness()
-    start = harness.gtp.engine.search.config
+    start = harness.gtp.engine._search.config
     harness.ok("boardsize 5")
     harness.ok("play b c3")
     for setting in SETTINGS:
@@ -515,11 +515,26 @@ def test_lz_genmove_analyze_streams_then_plays_the_move(monkeypatch):
     assert " X " in text.split("=2 ", 1)[1]  # the move was played
 
 
+def recorded_decisions(engine: Engine) -> list:
+    """Every ``Decision`` the engine's ``genmove`` returns from now on, in order (a list that
+    grows): what a search spent, read from its result."""
+    decisions = []
+    genmove = engine.genmove
+
+    def recording(*args, **kwargs):
+        decisions.append(genmove(*args, **kwargs))
+        return decisions[-1]
+
+    engine.genmove = recording
+    return decisions
+
+
 def test_interrupt_line_stops_a_long_genmove_early():
     """A genmove of a billion playouts (hours): once its search runs, ``# interrupt`` ends it with
     the best move so far, far short of its budget; the answer comes after the interrupt."""
     engine = Engine(EngineConfig())
-    searching = lambda: engine.search.trees[0].ti[kt.VISITS, 0] > 0  # noqa: E731
+    decisions = recorded_decisions(engine)
+    searching = lambda: engine._search.trees[0].ti[kt.VISITS, 0] > 0  # noqa: E731
     out = Output()
     script = Script(
         "goengine-set seconds none\n",
@@ -533,7 +548,7 @@ def test_interrupt_line_stops_a_long_genmove_early():
     rc, out = run_serve(script, engine=engine, out=out)
     text = out.getvalue()
     assert re.search(r"=1 [A-HJ][1-9]\n\n", text), text  # the best move so far, not a pass
-    assert 0 < engine.last_result.playouts < 1_000_000_000
+    assert 0 < decisions[0].search.playouts < 1_000_000_000
     assert out.time_of("=1 ") > script.sent_at["# interrupt\n"]
     assert text.endswith("=2 goengine\n\n")
 
@@ -583,7 +598,7 @@ def test_a_streamed_command_that_fails_midway_sends_one_response():
     def broken_search(*args, **kwargs):
         raise RuntimeError("the search failed")
 
-    harness.gtp.engine.search.run = broken_search
+    harness.gtp.engine._search.run = broken_search
     output = harness.send("1 lz-analyze 1")
     assert output.startswith("=1\n") and "?" not in output
     check_response("1 lz-analyze 1", output)
@@ -602,19 +617,21 @@ def test_goengine_set_playouts_caps_a_move_under_a_clock():
     """With a clock, ``goengine-set playouts`` still caps the move. (Before: ``Engine._budget``
     read the start-up configuration, not the one goengine-set made.)"""
     harness = Harness(EngineConfig())
+    decisions = recorded_decisions(harness.gtp.engine)
     harness.ok("goengine-set playouts 200")
     harness.ok("time_settings 60 0 0")  # absolute: about 1 s for a move on an empty 9x9
     harness.ok("genmove b")
-    assert harness.gtp.engine.last_result.playouts == 200
+    assert decisions[0].search.playouts == 200
 
 
 def test_goengine_set_playouts_replaces_a_start_up_budget():
     """``goengine --playouts 5000`` then ``goengine-set playouts 200``: genmove runs 200.
     (Before: it still ran 5000.)"""
     harness = Harness(EngineConfig(search=SearchConfig(playouts=5000)))
+    decisions = recorded_decisions(harness.gtp.engine)
     harness.ok("goengine-set playouts 200")
     harness.ok("genmove b")
-    assert harness.gtp.engine.last_result.playouts == 200
+    assert decisions[0].search.playouts == 200
 
 
 def test_file_names_keep_their_non_ascii_characters(tmp_path: Path):

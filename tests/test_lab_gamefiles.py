@@ -170,10 +170,10 @@ def test_a_handicap_games_position_starts_from_its_stones():
     assert position.to_move == WHITE
     engine = Engine(EngineConfig(size=9))
     engine.load_position(position)
-    assert engine.size == 13 and engine.handicap_stones == 2
-    assert engine.board.to_move == WHITE  # the replay ended with Black's G7
+    assert engine.game.size == 13 and engine.game.handicap_stones == 2
+    assert engine.game.board.to_move == WHITE  # the replay ended with Black's G7
     with pytest.raises(IllegalMove):
-        engine.play("B", "C3")  # occupied by White's first move
+        engine.game.play("B", "C3")  # occupied by White's first move
     engine.close()
 
 

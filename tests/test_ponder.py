@@ -23,7 +23,7 @@ WAIT = 30.0  # seconds a test waits for the ponder search to get going: only a g
 
 
 def root_visits(engine: Engine) -> int:
-    return sum(int(t.ti[kt.VISITS, 0]) for t in engine.search.trees)
+    return sum(int(t.ti[kt.VISITS, 0]) for t in engine._search.trees)
 
 
 def wait_until(condition, timeout: float = WAIT) -> bool:
@@ -40,16 +40,16 @@ def test_pondering_searches_the_opponents_position_and_the_reply_keeps_its_subtr
     engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=300)))
     engine.genmove(BLACK)
     before = root_visits(engine)
-    assert engine.start_pondering() and engine.pondering
+    assert engine.start_pondering() and engine.ponderer.active
     assert wait_until(lambda: root_visits(engine) > 3000)
-    engine.stop_pondering()
-    assert not engine.pondering
-    pondered = engine.search.trees[0]
+    engine.ponderer.stop()
+    assert not engine.ponderer.active
+    pondered = engine._search.trees[0]
     # the root is now White's position after Black's move: its children are White's replies
     reply = max(pondered.children(0), key=lambda ch: int(pondered.ti[kt.VISITS, ch]))
     move, subtree = int(pondered.ti[kt.MOVE, reply]), int(pondered.ti[kt.VISITS, reply])
     assert subtree > 300 and root_visits(engine) > before
-    engine.play(WHITE, move)
+    engine.game.play(WHITE, move)
     result = engine.genmove(BLACK)
     assert result.search.playouts == 300
     assert root_visits(engine) >= subtree + 300  # the reply's pondered subtree, and 300 more
@@ -65,21 +65,21 @@ def test_a_stop_ends_the_ponder_search_within_one_batch(monkeypatch):
         engine.genmove(BLACK)
         engine.start_pondering()
         assert wait_until(lambda e=engine: root_visits(e) > 2000)
-        engine.stop_pondering(wait=False)
+        engine.ponderer.stop(wait=False)
         at_request = root_visits(engine)
-        engine.stop_pondering()
-        assert root_visits(engine) - at_request <= threads * engine.search.config.batch
+        engine.ponderer.stop()
+        assert root_visits(engine) - at_request <= threads * engine._search.config.batch
         engine.close()
 
 
 def test_no_pondering_after_a_pass_or_in_a_finished_game():
     engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=100)))
     assert not engine.start_pondering()  # no move yet
-    engine.play(BLACK, "E5")
-    engine.play(WHITE, PASS)
+    engine.game.play(BLACK, "E5")
+    engine.game.play(WHITE, PASS)
     assert not engine.start_pondering()
-    engine.play(BLACK, PASS)
-    assert engine.board.is_over and not engine.start_pondering()
+    engine.game.play(BLACK, PASS)
+    assert engine.game.board.is_over and not engine.start_pondering()
     engine.close()
 
 
@@ -112,7 +112,7 @@ def test_over_gtp_pondering_prints_nothing_and_charges_no_clock():
             "2 time_settings 600 0 0\n",
             "3 genmove b\n",
             lambda: root_visits(engine) > 5000,  # pondering, well past the move's 300 playouts
-            lambda: pondered.append((engine.pondering, engine.clocks[BLACK].main)) or True,
+            lambda: pondered.append((engine.ponderer.active, engine.clocks[BLACK].main)) or True,
             "4 play w A1\n",
             lambda: pondered.append(engine.clocks[BLACK].main) or True,
             "5 genmove b\n",
@@ -123,14 +123,14 @@ def test_over_gtp_pondering_prints_nothing_and_charges_no_clock():
     (was_pondering, clock_while), clock_after = pondered
     assert was_pondering
     assert clock_after == clock_while  # the seconds spent pondering were nobody's
-    assert not engine.pondering
+    assert not engine.ponderer.active
 
 
 def test_quit_and_end_of_input_end_a_ponder_search():
     for ending in (["9 quit\n"], []):
         engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=200, ponder=True)))
         output = serve_script(engine, ["1 genmove b\n", lambda e=engine: root_visits(e) > 2000, *ending], timeout=30)
-        assert output.startswith("=1 ") and not engine.pondering
+        assert output.startswith("=1 ") and not engine.ponderer.active
         assert output.endswith("=9\n\n" if ending else "\n\n")
 
 

@@ -289,7 +289,7 @@ def test_the_root_reports_the_prior_apart_from_the_search():
         SearchConfig(rule="rave", playout="heavy", prior="heuristic", playouts=600, expand_at=8, resign_threshold=0)
     )
     run(search, board, 7.5)
-    stats = search.root_stats()
+    stats = search._root_stats()
     prior = search.root_prior()
     tree = search.trees[0]
     assert {s.move for s in stats} == set(prior)

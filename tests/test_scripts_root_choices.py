@@ -30,20 +30,23 @@ def test_the_scores_are_those_the_kernels_select_by():
     for moves in ([], ["B E5", "W C4"], ["B C3", "W G7", "B E5"]):
         engine = Engine(EngineConfig(size=9, search=SearchConfig(rule="kl-ucb-rave", threads=1, reuse_tree=False)))
         for move in moves:
-            engine.play(*move.split())
-        engine.analyze(budget=Budget(playouts=400))
-        full, mix = root_choices.root_scores(engine)
-        tree = engine.search.trees[0]
+            engine.game.play(*move.split())
+        result = engine.analyze(budget=Budget(playouts=400))
+        full, mix = root_choices.root_scores(result)
+        order = [s.move for s in result.stats]  # the result's order, most visited first
+        tree = engine._search.trees[0]
         first, nc = int(tree.ti[kt.FIRST, 0]), int(tree.ti[kt.NCHILD, 0])
         assert len(full) == nc > 0
         stats = (tree.tf[kt.WINS], tree.ti[kt.VISITS], np.float64(tree.ti[kt.VISITS, 0]), tree.tf[kt.AWINS])
         arms = (*stats, tree.ti[kt.AVISITS], first, first + nc, krng.new_state(1))
-        kl = ks.select_best(ks.KL_UCB_RAVE, RULES.array("kl-ucb-rave"), *arms) - first
-        rave = ks.select_best(ks.RAVE, RULES.array("rave", {"c": 0.0}), *arms) - first
+        kl = ks.select_best(ks.KL_UCB_RAVE, RULES.array("kl-ucb-rave"), *arms)
+        rave = ks.select_best(ks.RAVE, RULES.array("rave", {"c": 0.0}), *arms)
+        kl, rave = (order.index(int(tree.ti[kt.MOVE, child])) for child in (kl, rave))
         assert full[kl] == max(full) and mix[rave] == max(mix)
-        view = root_choices.root_view(engine, "kl-ucb-rave")
-        assert view.kl_decides == (mix[kl] < mix[rave])
-        assert view.best == engine.search.root_stats()[0].move
+        view = root_choices.root_view(result, "kl-ucb-rave")
+        by_full = full.index(max(full))  # the script's pick among equals: the first in the result
+        assert view.kl_decides == (mix[by_full] < max(mix))
+        assert view.best == result.stats[0].move
         assert 0.0 < view.top_share <= 1.0
         if view.kl_decides:
             assert view.bonus_over_gap > 1.0  # the bonus lifted a rival over the mix's best

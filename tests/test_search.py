@@ -934,12 +934,12 @@ def test_the_owners_counted_add_up_to_the_roots_score(threads, parallel):
         board.play(board.to_move, pt(board, v))
     search = make_search("rave", playouts=2000, threads=threads, playout="heavy", parallel=parallel)
     result = search.run(board, 7.5, Budget(playouts=2000), ownership=True)
-    assert search.root_ownership() is not None
+    assert result.ownership is not None and search._root_ownership() is not None
     for tree in search.trees:
         assert tree.owner_iterations == tree.ti[kt.VISITS, 0]
         assert tree.owners[0].sum() == tree.tf[kt.SCORE, 0]
         assert np.all(np.abs(tree.owners[0]) <= tree.owners[1]) and np.all(tree.owners[1] <= tree.owner_iterations)
-    mean, spread = search.root_ownership()
+    mean, spread = result.ownership, result.ownership_stdev
     n = sum(t.owner_iterations for t in search.trees)
     total = sum(t.owners for t in search.trees)
     points = [pt(board, v) for v in ("E5", "C3", "G7", "D6")]
@@ -959,7 +959,7 @@ def test_the_owners_start_again_for_a_new_position_and_add_up_for_the_same_one()
     assert search.trees[0].owner_iterations == 700
     board.play(BLACK, pt(board, "E5"))
     assert search.run(board, 7.5, Budget(playouts=100)).playouts == 100
-    assert search.root_ownership() is None  # a new position, and nothing counted there yet
+    assert search._root_ownership() is None  # a new position, and nothing counted there yet
     search.run(board, 7.5, Budget(playouts=250), ownership=True)
     assert search.trees[0].owner_iterations == 250
 
@@ -972,7 +972,7 @@ def test_a_settled_position_gives_its_exact_score_and_owners():
     result = search.run(board, 7.5, Budget(playouts=200), ownership=True)
     assert [s.move for s in result.stats] == [PASS]  # no other move: the eyes are not filled
     assert result.mean_area == result.stats[0].mean_area == 5.0
-    mean, spread = search.root_ownership()
+    mean, spread = result.ownership, result.ownership_stdev
     for r in range(5):
         for c in range(5):
             assert mean[coords.point(5, r, c)] == (1.0 if c < 3 else -1.0)
@@ -997,7 +997,7 @@ def test_root_statistics_leave_out_the_priors_virtual_visits_and_wins():
         tree.ti[kt.VISITS, child] += 10
         tree.tf[kt.WINS, child] += 7.0
     search.root_prior = lambda: {move: (10, 7.0)}
-    stats = {s.move: s for s in search.root_stats()}
+    stats = {s.move: s for s in search._root_stats()}
     assert (stats[move].visits, stats[move].wins) == searched[move]
     assert (stats[move].prior_visits, stats[move].prior_wins) == (20, 14.0)
     assert all(s.prior_visits == 0 for m, s in stats.items() if m != move)

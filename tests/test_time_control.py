@@ -150,30 +150,30 @@ def test_the_worst_overhead_seen_is_kept_back_on_every_move():
 
 def test_time_settings_and_clear_board_reset_the_clocks_and_undo_leaves_them():
     engine = Engine(EngineConfig(search=SearchConfig(playouts=50)))
-    engine.set_time(time_settings_from_gtp(30, 0, 0))
+    engine.clocks.start(time_settings_from_gtp(30, 0, 0))
     engine.genmove(BLACK)
-    engine.charge_clock(BLACK, 2.0)
+    engine.move_answered(BLACK, 2.0)
     assert engine.clocks[BLACK].main == 28.0 and engine.clocks[WHITE].main == 30.0
-    engine.undo()
+    engine.game.undo()
     assert engine.clocks[BLACK].main == 28.0  # time spent stays spent
-    engine.clear()
+    engine.new_game()
     assert engine.clocks[BLACK].main == 30.0  # a new game
-    engine.charge_clock(WHITE, 5.0)
-    engine.set_time(time_settings_from_gtp(60, 0, 0))
+    engine.move_answered(WHITE, 5.0)
+    engine.clocks.start(time_settings_from_gtp(60, 0, 0))
     assert engine.clocks[WHITE].main == 60.0
-    engine.time_left(WHITE, 12, 0)
+    engine.clocks.report(WHITE, 12, 0)
     assert engine.clocks[WHITE].main == 12.0
 
 
 def test_charge_keeps_the_worst_overhead_beyond_the_search():
     engine = Engine(EngineConfig(search=SearchConfig(playouts=50)))
-    engine.set_time(time_settings_from_gtp(30, 0, 0))
+    engine.clocks.start(time_settings_from_gtp(30, 0, 0))
     result = engine.genmove(BLACK).search
-    engine.charge_clock(BLACK, result.seconds + 0.2)
-    assert engine.overhead == pytest.approx(0.2)
+    engine.move_answered(BLACK, result.seconds + 0.2)
+    assert engine.clocks.overhead == pytest.approx(0.2)
     result = engine.genmove(WHITE).search
-    engine.charge_clock(WHITE, result.seconds + 0.05)
-    assert engine.overhead == pytest.approx(0.2)  # the worst
+    engine.move_answered(WHITE, result.seconds + 0.05)
+    assert engine.clocks.overhead == pytest.approx(0.2)  # the worst
 
 
 # ---- the engine's allocation: each time system as GTP sets it
@@ -181,50 +181,50 @@ def test_charge_keeps_the_worst_overhead_beyond_the_search():
 
 def test_no_time_settings_means_no_limit_from_the_clock():
     engine = Engine()
-    assert engine.seconds_for_move(BLACK, engine.board) is None
+    assert engine.seconds_for_move(BLACK, engine.game.board) is None
 
 
 def test_time_settings_0_1_0_means_no_time_limit():
     """GTP 2, time_settings: byo-yomi time with no stones means no limit (GoGui sends 0 1 0)."""
     engine = Engine()
-    engine.set_time(time_settings_from_gtp(0, 1, 0))
-    assert engine.time_settings.kind == "none"
-    assert engine.seconds_for_move(BLACK, engine.board) is None
+    engine.clocks.start(time_settings_from_gtp(0, 1, 0))
+    assert engine.clocks.settings.kind == "none"
+    assert engine.seconds_for_move(BLACK, engine.game.board) is None
     gtp = GtpEngine(Engine())
     assert gtp.send("time_settings 0 1 0") == "=\n\n"
-    assert gtp.engine.seconds_for_move(WHITE, gtp.engine.board) is None
+    assert gtp.engine.seconds_for_move(WHITE, gtp.engine.game.board) is None
 
 
 def test_absolute_time_on_an_empty_9x9_is_spread_over_the_moves_fuego_expects():
     """81 empty points: (81 - 81/4) / 2 = 30.375 moves still to play (Fuego's estimate); 60 s less
     the reserve of 5 % (3 s) over them, less the margin: 1.83 s."""
     engine = Engine()
-    engine.set_time(time_settings_from_gtp(60, 0, 0))
-    allowed = engine.seconds_for_move(BLACK, engine.board)
+    engine.clocks.start(time_settings_from_gtp(60, 0, 0))
+    allowed = engine.seconds_for_move(BLACK, engine.game.board)
     assert allowed == pytest.approx(planned(60, 3, 30.375))
     assert allowed == pytest.approx(1.8265, abs=1e-4)
 
 
 def test_time_left_replaces_the_main_time_and_is_per_colour():
     engine = Engine()
-    engine.set_time(time_settings_from_gtp(600, 0, 0))
-    engine.time_left(BLACK, 40, 0)
+    engine.clocks.start(time_settings_from_gtp(600, 0, 0))
+    engine.clocks.report(BLACK, 40, 0)
     # the reserve stays 5 % of the main time (30 s), whatever is left
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(40, 30, 30.375))
-    assert engine.seconds_for_move(WHITE, engine.board) == pytest.approx(planned(600, 30, 30.375))
+    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(planned(40, 30, 30.375))
+    assert engine.seconds_for_move(WHITE, engine.game.board) == pytest.approx(planned(600, 30, 30.375))
 
 
 def test_fewer_empty_points_give_more_time_per_move_but_at_least_3n_over_2_moves_are_planned():
     engine = set_up("\n".join(["X X X X X X X X X"] * 4 + [". . . . . . . . ."] * 5))
-    engine.set_time(time_settings_from_gtp(60, 0, 0))
+    engine.clocks.start(time_settings_from_gtp(60, 0, 0))
     # 45 empty: max(45 - 20.25, 27) / 2 = 13.5 moves, the floor already
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(60, 3, 13.5))
+    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(planned(60, 3, 13.5))
     full = set_up("\n".join(["X X X X X X X X X"] * 8 + [". . . . . . . . ."]))
-    full.set_time(time_settings_from_gtp(60, 0, 0))
-    assert full.seconds_for_move(BLACK, full.board) == pytest.approx(planned(60, 3, 13.5))
+    full.clocks.start(time_settings_from_gtp(60, 0, 0))
+    assert full.seconds_for_move(BLACK) == pytest.approx(planned(60, 3, 13.5))
     big = Engine(EngineConfig(size=19))  # 361 empty: (361 - 90.25) / 2 = 135.375 moves
-    big.set_time(time_settings_from_gtp(600, 0, 0))
-    assert big.seconds_for_move(BLACK, big.board) == pytest.approx(planned(600, 30, 135.375))
+    big.clocks.start(time_settings_from_gtp(600, 0, 0))
+    assert big.seconds_for_move(BLACK) == pytest.approx(planned(600, 30, 135.375))
 
 
 def test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps_its_reserve():
@@ -232,12 +232,12 @@ def test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps
     (plus 0.02 s of overhead): the flag never falls, the middle third gets more a move than the
     last third, and the reserve (0.75 s) is still there."""
     engine = Engine()
-    engine.set_time(time_settings_from_gtp(15, 0, 0))
+    engine.clocks.start(time_settings_from_gtp(15, 0, 0))
     left, empty, spent = 15.0, 81, []
     for _ in range(45):
-        engine.time_left(BLACK, left, 0)
+        engine.clocks.report(BLACK, left, 0)
         board = set_up("\n".join(" ".join("X" if 9 * r + c >= empty else "." for c in range(9)) for r in range(9)))
-        allowed = engine.seconds_for_move(BLACK, board.board)
+        allowed = engine.seconds_for_move(BLACK, board.game.board)
         spent.append(allowed)
         left -= allowed + 0.02
         empty = max(1, empty - 2)
@@ -247,30 +247,30 @@ def test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps
 
 def test_canadian_byo_yomi_with_stones_left_spreads_the_period_over_them():
     engine = Engine()
-    engine.set_time(time_settings_from_gtp(0, 300, 25))
-    engine.time_left(BLACK, 120, 10)  # 10 stones to play in the 120 s left of the period
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(12))
+    engine.clocks.start(time_settings_from_gtp(0, 300, 25))
+    engine.clocks.report(BLACK, 120, 10)  # 10 stones to play in the 120 s left of the period
+    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(margin(12))
 
 
 def test_canadian_main_time_adds_one_stone_share_of_the_period():
     engine = Engine()
-    engine.set_time(time_settings_from_gtp(60, 30, 5))
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(60, 3, 30.375) + margin(30 / 5))
+    engine.clocks.start(time_settings_from_gtp(60, 30, 5))
+    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(planned(60, 3, 30.375) + margin(30 / 5))
 
 
 def test_japanese_byoyomi_period_is_the_time_for_one_move():
     """In a Japanese period every move may use the whole period (GTP time_left sends stones 0)."""
     engine = Engine()
-    engine.set_time(TimeSettings("byoyomi", 0, 30, 0, 5))
-    engine.time_left(BLACK, 30, 0)
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(30))
+    engine.clocks.start(TimeSettings("byoyomi", 0, 30, 0, 5))
+    engine.clocks.report(BLACK, 30, 0)
+    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(margin(30))
 
 
 def test_japanese_byoyomi_main_time_adds_one_period():
     engine = Engine()
-    engine.set_time(TimeSettings("byoyomi", 600, 30, 0, 5))
-    engine.time_left(BLACK, 400, 0)
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(planned(400, 30, 30.375) + margin(30))
+    engine.clocks.start(TimeSettings("byoyomi", 600, 30, 0, 5))
+    engine.clocks.report(BLACK, 400, 0)
+    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(planned(400, 30, 30.375) + margin(30))
 
 
 def test_kgs_byoyomi_time_left_stones_count_periods_not_stones():
@@ -282,7 +282,7 @@ def test_kgs_byoyomi_time_left_stones_count_periods_not_stones():
     gtp.send("kgs-time_settings byoyomi 600 30 5")
     gtp.send("time_left b 30 5")
     engine = gtp.engine
-    assert engine.seconds_for_move(BLACK, engine.board) == pytest.approx(margin(30))
+    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(margin(30))
 
 
 CLOCKS = [
@@ -301,9 +301,9 @@ def test_never_more_than_the_time_left(settings):
     (stones left) only on the period's time left; without byo-yomi only on the main time left."""
     for size, seconds, stones in itertools.product((5, 9, 19), (0.1, 0.5, 2, 10, 60, 600, 3600), (0, 1, 5)):
         engine = Engine(EngineConfig(size=size))
-        engine.set_time(settings)
-        engine.time_left(BLACK, seconds, stones)
-        allowed = engine.seconds_for_move(BLACK, engine.board)
+        engine.clocks.start(settings)
+        engine.clocks.report(BLACK, seconds, stones)
+        allowed = engine.seconds_for_move(BLACK, engine.game.board)
         in_byo_yomi_or_absolute = stones > 0 or settings.kind == "absolute"
         limit = seconds if in_byo_yomi_or_absolute else seconds + settings.byo_time
         assert 0 < allowed < limit, (size, seconds, stones, allowed)
@@ -329,7 +329,7 @@ def test_serve_charges_each_genmove_with_its_round_trip_and_nothing_else(monkeyp
     monkeypatch.setattr(protocol, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
     engine = Engine(EngineConfig(search=SearchConfig(playouts=50)))
     search_seconds = {BLACK: 0.5, WHITE: 0.25}
-    genmove, charge_clock = engine.genmove, engine.charge_clock
+    genmove, move_answered = engine.genmove, engine.move_answered
     written, charged = threading.Event(), threading.Event()
     charges = []
 
@@ -339,11 +339,11 @@ def test_serve_charges_each_genmove_with_its_round_trip_and_nothing_else(monkeyp
 
     def recording_charge(color, seconds):
         charges.append((color, seconds))
-        charge_clock(color, seconds)
+        move_answered(color, seconds)
         charged.set()
 
     monkeypatch.setattr(engine, "genmove", thinking_genmove)
-    monkeypatch.setattr(engine, "charge_clock", recording_charge)
+    monkeypatch.setattr(engine, "move_answered", recording_charge)
 
     class Out:
         def write(self, text):
@@ -384,22 +384,22 @@ def test_genmove_searches_for_the_seconds_the_clock_allows(monkeypatch):
     cap, and the search spends them, stopping at most one batch past them (counted on a
     BatchClock, a batch 0.05 s)."""
     engine = Engine()  # no playout budget: the clock decides
-    engine.set_time(time_settings_from_gtp(20, 0, 0))
+    engine.clocks.start(time_settings_from_gtp(20, 0, 0))
     allowed = planned(20, 1, 30.375)
     budgets = []
-    run = engine.search.run
+    run = engine._search.run
 
     def recording_run(board, komi, budget, **kwargs):
         budgets.append(budget)
         return run(board, komi, budget, **kwargs)
 
-    monkeypatch.setattr(engine.search, "run", recording_run)
+    monkeypatch.setattr(engine._search, "run", recording_run)
     clock = BatchClock(monkeypatch, step=0.05)
     result = engine.genmove(BLACK).search
     (budget,) = budgets
     assert budget.playouts is None and budget.seconds == pytest.approx(allowed)
     assert allowed <= result.seconds < allowed + clock.step
-    assert result.playouts == clock.batches * engine.search.config.batch
+    assert result.playouts == clock.batches * engine._search.config.batch
 
 
 # ---- a whole game under the referee's clock

@@ -4,7 +4,9 @@ and objects; GTP's formats and error wording live in this package.
 Reading guide: ``protocol`` is the core (reading a line, the command table, framing, the I/O
 loop); each other module is a group of handlers registered into the one table: ``game``
 (set-up, moves, handicap), ``scoring`` (the board, the score, SGF), ``timing`` (the clock), ``settings``
-(``goengine-set``, the parameter page), ``analysis`` (Leela Zero's and GoGui's analysis).
+(``goengine-set``, the parameter page), ``analysis`` (Leela Zero's and KataGo's analysis formats) and
+``gogui`` (GoGui's analyze commands). Every analysis formats one ``SearchResult``; nothing here
+reads the search itself.
 ``GtpEngine`` assembles them around an ``Engine``; ``serve`` runs it on stdin/stdout.
 
 goengine does not use pygtp (the ``gtp`` module): its parser drops non-ASCII characters and
@@ -22,12 +24,13 @@ from goengine.engine import RESIGN, Decision, Engine
 from goengine.gtp import protocol
 from goengine.gtp.analysis import AnalysisCommands
 from goengine.gtp.game import GameCommands
+from goengine.gtp.gogui import GoGuiCommands
 from goengine.gtp.protocol import GtpError, Protocol, parse_line
 from goengine.gtp.scoring import ScoringCommands
 from goengine.gtp.settings import SettingsCommands
 from goengine.gtp.timing import TimingCommands
 
-GROUPS = (GameCommands, ScoringCommands, TimingCommands, SettingsCommands, AnalysisCommands)
+GROUPS = (GameCommands, ScoringCommands, TimingCommands, SettingsCommands, AnalysisCommands, GoGuiCommands)
 
 
 class GtpEngine(Protocol):
@@ -54,30 +57,27 @@ class GtpEngine(Protocol):
     def line_arrived(self) -> None:
         """A line has come in: a ponder search stops now, before the line is even read (its
         command waits for it in ``send``)."""
-        self.engine.stop_pondering(wait=False)
+        self.engine.ponderer.stop(wait=False)
 
     def send(self, message: str) -> str:
-        self.engine.stop_pondering()  # every command finds the engine idle
+        self.engine.ponderer.stop()  # every command finds the engine idle
         self._mover = None
         return super().send(message)
 
     def answered(self, arrived: float, flushed: float) -> None:
         """A command that played a move (``genmove``, ``kgs-genmove_cleanup``,
-        ``lz-genmove_analyze``, ``kata-genmove_analyze``) charges its player's clock with the
-        whole round trip; then, with ``ponder`` on, the engine thinks on the opponent's time
-        until the next line (``Engine.start_pondering``), which no clock is charged for."""
+        ``lz-genmove_analyze``, ``kata-genmove_analyze``) tells the engine how long the whole
+        round trip took (``Engine.move_answered``: its player's clock is charged, and with
+        ``ponder`` on the engine thinks on the opponent's time until the next line)."""
         if self._mover is not None:
             mover, self._mover = self._mover, None
-            self.engine.charge_clock(mover, flushed - arrived)
-            moves = self.engine.board.moves
-            if self.engine.search.config.ponder and moves and moves[-1][0] == mover:  # not after a resignation
-                self.engine.start_pondering()
+            self.engine.move_answered(mover, flushed - arrived)
 
     def vertex_text(self, p: int) -> str:
         """A point (or PASS, or RESIGN) as GTP writes it on the current board."""
         if p == RESIGN:
             return "resign"
-        return coords.to_gtp(self.engine.size, p)
+        return coords.to_gtp(self.engine.game.size, p)
 
     def genmove(
         self,
@@ -87,9 +87,9 @@ class GtpEngine(Protocol):
         callback=None,
         interval: float = 1.0,
         ownership: bool = False,
-    ) -> str:
+    ) -> Decision:
         """Search for ``color`` (and play the move with ``commit``), log the result, and return the
-        move as GTP text: the core of ``genmove``, ``reg_genmove``, ``kgs-genmove_cleanup``,
+        decision: the core of ``genmove``, ``reg_genmove``, ``kgs-genmove_cleanup``,
         ``lz-genmove_analyze`` and ``kata-genmove_analyze``."""
         decision = self.engine.genmove(
             color, commit=commit, cleanup=cleanup, callback=callback, callback_interval=interval, ownership=ownership
@@ -97,7 +97,7 @@ class GtpEngine(Protocol):
         if commit:
             self._mover = color  # its clock is charged once the answer has left (``answered``)
         self._log_decision(color, decision)
-        return self.vertex_text(decision.move)
+        return decision
 
     def _log_decision(self, color: int, decision: Decision) -> None:
         result = decision.search

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the engine class assembles the groups; only its type is needed here
     from goengine.engine import Engine
+    from goengine.game import Game
     from goengine.gtp import GtpEngine
 
 
@@ -23,6 +24,11 @@ class CommandGroup:
     @property
     def engine(self) -> Engine:
         return self.gtp.engine
+
+    @property
+    def game(self) -> Game:
+        """The engine's game: its record, set-up and moves (``goengine.game.Game``)."""
+        return self.gtp.engine.game
 
     def register(self) -> None:
         for name, method in self.COMMANDS.items():

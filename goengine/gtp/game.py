@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from goengine.config import BOARD_SIZES
-from goengine.engine import BadHandicap, BadStones, BoardNotEmpty, NothingToUndo
+from goengine.game import BadHandicap, BadStones, BoardNotEmpty, NothingToUndo
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import GtpError, color, integer, number, syntax_error, vertex
 
@@ -29,26 +29,26 @@ class GameCommands(CommandGroup):
         size = integer(args[0])
         if size not in BOARD_SIZES:
             raise GtpError("unacceptable size")
-        self.engine.set_size(size)
+        self.engine.new_game(size)
 
     def clear_board(self, args: list[str]) -> None:
-        self.engine.clear()
+        self.engine.new_game()
 
     def komi(self, args: list[str]) -> None:
         if len(args) != 1:
             raise syntax_error()
-        self.engine.set_komi(number(args[0]))
+        self.game.set_komi(number(args[0]))
 
     def play(self, args: list[str]) -> None:
         if len(args) != 2:
             raise syntax_error()
         c = color(args[0])
-        self.engine.play(c, vertex(self.engine.size, args[1]))
+        self.game.play(c, vertex(self.game.size, args[1]))
 
     def _genmove(self, args: list[str], commit: bool, cleanup: bool = False) -> str:
         if len(args) != 1:
             raise syntax_error()
-        return self.gtp.genmove(color(args[0]), commit=commit, cleanup=cleanup)
+        return self.gtp.vertex_text(self.gtp.genmove(color(args[0]), commit=commit, cleanup=cleanup).move)
 
     def genmove(self, args: list[str]) -> str:
         return self._genmove(args, commit=True)
@@ -61,7 +61,7 @@ class GameCommands(CommandGroup):
 
     def undo(self, args: list[str]) -> None:
         try:
-            self.engine.undo()
+            self.game.undo()
         except NothingToUndo:
             raise GtpError("cannot undo") from None
 
@@ -69,7 +69,7 @@ class GameCommands(CommandGroup):
     # "invalid number of stones" and, for set_free_handicap, "bad vertex list")
 
     def fixed_handicap(self, args: list[str]) -> str:
-        return self._handicap(args, self.engine.fixed_handicap)
+        return self._handicap(args, self.game.fixed_handicap)
 
     def place_free_handicap(self, args: list[str]) -> str:
         return self._handicap(args, self.engine.free_handicap)
@@ -78,7 +78,7 @@ class GameCommands(CommandGroup):
         if len(args) != 1:
             raise syntax_error()
         n = integer(args[0])
-        if not self.engine.board_is_empty:
+        if not self.game.is_empty:
             raise GtpError("board not empty")
         try:
             points = place(n)
@@ -90,13 +90,13 @@ class GameCommands(CommandGroup):
         if len(args) < 2:
             raise GtpError("bad vertex list")
         try:
-            points = [vertex(self.engine.size, a) for a in args]
+            points = [vertex(self.game.size, a) for a in args]
         except GtpError:
             raise GtpError("bad vertex list") from None
-        if not self.engine.board_is_empty:
+        if not self.game.is_empty:
             raise GtpError("board not empty")
         try:
-            self.engine.place_handicap(points)
+            self.game.place_handicap(points)
         except BoardNotEmpty:
             raise GtpError("board not empty") from None
         except (BadStones, ValueError):  # ValueError: a chain without liberties

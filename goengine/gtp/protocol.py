@@ -1,6 +1,8 @@
 """The GTP (version 2) protocol core: reading a line, the command table, framing the response,
-and the I/O loop. No Go here: the handlers (the other modules of this package) register into
-the table.
+and the I/O loop. The Go it knows is only what GTP's argument types are: a colour and a vertex
+(``color``, ``vertex``: ``goengine.board``'s colours, ``goengine.coords``' points) and the
+message of an illegal move; the commands are the other modules of this package, which register
+into the table.
 
 Reading guide: ``Protocol.send`` turns one input line into one response; ``parse_line`` splits
 it; ``format_response`` frames the answer; ``serve`` is the loop on stdin/stdout. The argument

@@ -6,7 +6,7 @@ from __future__ import annotations
 from goengine import sgf
 from goengine.board import BLACK, WHITE
 from goengine.config import BOARD_SIZES
-from goengine.engine import EngineError
+from goengine.game import GameError
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import GtpError, integer, syntax_error
 
@@ -28,14 +28,14 @@ class ScoringCommands(CommandGroup):
     }
 
     def showboard(self, args: list[str]) -> str:
-        board = self.engine.board
-        caps = f"captures: black {board.captures[BLACK]}, white {board.captures[WHITE]}; komi {self.engine.komi:g}"
+        board = self.game.board
+        caps = f"captures: black {board.captures[BLACK]}, white {board.captures[WHITE]}; komi {self.game.komi:g}"
         return "\n" + board.render() + "\n" + caps
 
     def final_score(self, args: list[str]) -> str:
         try:
             return format_score(self.engine.final_score())
-        except (ValueError, EngineError):
+        except (ValueError, GameError):
             raise GtpError("cannot score") from None
 
     def final_status_list(self, args: list[str]) -> str:
@@ -43,7 +43,7 @@ class ScoringCommands(CommandGroup):
         if len(args) != 1 or args[0].lower() not in ("alive", "dead", "seki"):
             raise syntax_error()
         stones = set(self.engine.final_status(args[0].lower()))
-        board = self.engine.board
+        board = self.game.board
         lines, done = [], set()
         for p in sorted(stones):
             if p in done:
@@ -70,10 +70,8 @@ class ScoringCommands(CommandGroup):
         self.engine.load_position(game)
 
     def printsgf(self, args: list[str]) -> str | None:
-        engine = self.engine
-        text = sgf.dumps(
-            engine.size, engine.komi, engine.board.moves, engine.setup_stones, handicap=len(engine.handicap)
-        )
+        game = self.game
+        text = sgf.dumps(game.size, game.komi, game.moves, game.setup_stones, handicap=len(game.handicap))
         if args:
             try:
                 with open(args[0], "w", encoding="utf-8") as handle:

@@ -38,12 +38,12 @@ class TimingCommands(CommandGroup):
         main, byo, stones = number(args[0]), number(args[1]), integer(args[2])
         if main < 0 or byo < 0 or stones < 0:
             raise syntax_error()
-        self.engine.set_time(time_settings_from_gtp(main, byo, stones))
+        self.engine.clocks.start(time_settings_from_gtp(main, byo, stones))
 
     def time_left(self, args: list[str]) -> None:
         if len(args) != 3:
             raise syntax_error()
-        self.engine.time_left(color(args[0]), number(args[1]), integer(args[2]))
+        self.engine.clocks.report(color(args[0]), number(args[1]), integer(args[2]))
 
     def kgs_time_settings(self, args: list[str]) -> None:
         """``kgs-time_settings none | absolute MAIN | byoyomi MAIN BYO PERIODS | canadian MAIN BYO STONES``."""
@@ -63,7 +63,7 @@ class TimingCommands(CommandGroup):
             settings = TimeSettings("canadian", nums[0], nums[1], int(nums[2]))
         else:
             raise syntax_error()
-        self.engine.set_time(settings)
+        self.engine.clocks.start(settings)
 
     def cputime(self, args: list[str]) -> str:
         """The process's CPU seconds so far (GoGui's and twogtp's own accounting)."""

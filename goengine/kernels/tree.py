@@ -230,3 +230,29 @@ def copy_subtree(src_i, src_f, root, dst_i, dst_f, dst_meta):
     dst_meta[N_NODES] = n
     dst_meta[FULL] = 0
     return n
+
+
+@njit(cache=True, _nrt=False)
+def principal_variation(ti, node, out, shared):
+    """The most visited line below ``node`` into ``out`` (at most ``len(out)`` moves): at each node
+    its most visited child (the first of equals), stopping at a leaf or an unvisited child.
+    Returns the number of moves written. Safe while other threads search a shared tree
+    (``children_of``): the line is then one of the moments it was read at."""
+    n = np.int64(0)
+    while n < out.shape[0]:
+        first, count = children_of(ti, node, shared)
+        if count <= 0:
+            break
+        best = np.int64(-1)
+        most = np.int64(-1)
+        for ch in range(first, first + count):
+            visits = np.int64(ti[VISITS, at(ch)])
+            if visits > most:
+                most = visits
+                best = ch
+        if most <= 0:
+            break
+        out[at(n)] = ti[MOVE, at(best)]
+        n += 1
+        node = best
+    return n

@@ -1,0 +1,99 @@
+"""The GTP commands of ``goengine.gtp.scoring``: the board shown, the final score and the dead
+stones through GTP's words, and SGF in and out (``loadsgf`` at a move number, ``printsgf`` to a
+file and back)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import set_up
+from sgfmill import sgf as sgfmill
+
+from goengine import coords, sgf
+from goengine.board import BLACK, WHITE
+from goengine.engine import Engine
+from goengine.gtp import GtpEngine
+from goengine.gtp.scoring import format_score
+
+DATA = Path(__file__).parent / "data"
+
+
+def pt(engine: Engine, vertex: str) -> int:
+    return coords.from_gtp(engine.game.size, vertex)
+
+
+def names(engine: Engine, points) -> set[str]:
+    return {coords.to_gtp(engine.game.size, p) for p in points}
+
+
+# ---- SGF
+
+
+def moves_of(text: str) -> list[tuple[str, tuple[int, int] | None]]:
+    game = sgfmill.Sgf_game.from_string(text)
+    return [node.get_move() for node in game.get_main_sequence()[1:]]
+
+
+GAME9 = moves_of((DATA / "game9.sgf").read_text())
+
+
+@pytest.mark.parametrize("move_number", [1, 2, 5, 6, 7, 10, 11, 50])
+def test_loadsgf_at_a_move_number_then_printsgf_gives_the_moves_before_it(move_number):
+    gtp = GtpEngine(Engine())
+    assert gtp.send(f"loadsgf {DATA / 'game9.sgf'} {move_number}") == "=\n\n"
+    response = gtp.send("printsgf")
+    assert response.startswith("= (;")
+    text = response[2:-2]
+    game = sgfmill.Sgf_game.from_string(text)
+    assert game.get_size() == 9 and game.get_komi() == 6.5
+    assert moves_of(text) == GAME9[: move_number - 1]
+    assert len(gtp.engine.game.board.moves) == min(move_number - 1, len(GAME9))
+
+
+def test_printsgf_to_a_file_then_loadsgf_gives_the_same_game(tmp_path):
+    engine = Engine()
+    engine.load_position(sgf.load(str(DATA / "handicap9.sgf")))
+    assert names(engine, engine.game.board.stones(BLACK)) == {"C3", "G7", "C5"}
+    out = tmp_path / "copy.sgf"
+    gtp = GtpEngine(engine)
+    assert gtp.send(f"printsgf {out}") == "=\n\n"
+    copy = Engine()
+    copy.load_position(sgf.load(str(out)))
+    assert str(copy.game.board) == str(engine.game.board)
+    assert copy.game.board.moves == engine.game.board.moves == [(WHITE, pt(engine, "E5")), (BLACK, pt(engine, "C5"))]
+    assert copy.game.setup_stones == engine.game.setup_stones
+    assert copy.game.komi == engine.game.komi == 0.5
+
+
+# ---- dead stones and the final score
+
+
+def test_format_score_writes_gtp_results():
+    assert [format_score(x) for x in (3.5, -0.5, 0.0, 12.0)] == ["B+3.5", "W+0.5", "0", "B+12"]
+
+
+DEAD_STONES = """
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . O . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+"""
+
+
+def test_final_status_list_gives_one_chain_a_line_and_showboard_the_captures_and_komi():
+    engine = set_up(DEAD_STONES)
+    gtp = GtpEngine(engine)
+    dead = gtp.send("final_status_list dead")
+    assert dead == "= B5\n\n"
+    alive = gtp.send("final_status_list alive")[2:-2].split("\n")
+    assert sorted(sorted(line.split()) for line in alive) == [sorted(f"{c}{r}" for r in range(1, 10)) for c in "EF"]
+    assert gtp.send("final_status_list unknown") == "? syntax error\n\n"
+    board = gtp.send("showboard")
+    assert "\n   A B C D E F G H J\n 9 . . . . X O . . . 9\n" in board
+    assert board.endswith("\ncaptures: black 0, white 0; komi 7.5\n\n")

@@ -1,0 +1,74 @@
+"""The code's shape, checked where a reader would be misled by a break: nothing outside
+``goengine/search.py`` and ``goengine/engine.py`` reads the search, its trees or a live result
+(``SearchResult`` is the one answer); no class in ``engine.py`` or ``gtp/`` outgrows 300 lines;
+and every module of the package, its front-end and its laboratory has a test module of its own
+(``tests/test_X.py`` for ``goengine/X.py``, ``tests/test_gtp_X.py`` for ``goengine/gtp/X.py``,
+``tests/test_lab_X.py`` for ``goengine/lab/X.py``). The import layers are import-linter's
+(``pyproject.toml``, ``make lint``)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "goengine"
+OWNERS = {PACKAGE / "search.py", PACKAGE / "engine.py"}  # the search's own modules
+# what only the owners may read: the engine's search, the search's readers of its trees, and a
+# search's trees (``SearchConfig.trees`` is a number of trees, not trees)
+SEARCH_INTERNALS = {"_search", "last_result", "_root_stats", "_result", "_root_ownership"}
+
+
+def sources() -> list[Path]:
+    """Every Python file of the package, the scripts and the benchmarks."""
+    return sorted([*PACKAGE.rglob("*.py"), *(ROOT / "scripts").glob("*.py"), *(ROOT / "bench").glob("*.py")])
+
+
+def reads_of_the_search(tree: ast.AST) -> list[str]:
+    """``x.search`` where ``x`` is an engine (a name or attribute ending in ``engine``), ``x.trees``
+    where ``x`` is a search, and any attribute in SEARCH_INTERNALS, with their line numbers."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        owner = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(node.value, "id", "")
+        engine = owner.lower().endswith("engine")
+        search = "search" in owner.lower()
+        if node.attr in SEARCH_INTERNALS or (node.attr == "search" and engine) or (node.attr == "trees" and search):
+            found.append(f"{owner}.{node.attr} (line {node.lineno})")
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p in sources() if p not in OWNERS], ids=lambda p: str(p.relative_to(ROOT)))
+def test_nothing_outside_the_engine_and_the_search_reads_the_search(path):
+    assert reads_of_the_search(ast.parse(path.read_text())) == []
+
+
+def test_the_check_finds_a_read_of_the_search():
+    """The test above can fail: each way of reaching into the search is caught."""
+    for text in (
+        "engine.search.config",
+        "self.engine.search",
+        "e.last_result.playouts",
+        "search.trees[0]",
+        "x._search",
+    ):
+        assert reads_of_the_search(ast.parse(text)), text
+    assert reads_of_the_search(ast.parse("result.stats[0].pv; engine.game.board; re.search(x); config.trees")) == []
+
+
+@pytest.mark.parametrize("path", [PACKAGE / "engine.py", *sorted((PACKAGE / "gtp").glob("*.py"))], ids=lambda p: p.name)
+def test_no_class_of_the_engine_or_the_front_end_is_over_300_lines(path):
+    classes = [n for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.ClassDef)]
+    assert {c.name: c.end_lineno - c.lineno + 1 for c in classes if c.end_lineno - c.lineno + 1 > 300} == {}
+
+
+def test_every_module_has_a_test_module():
+    expected = {}
+    for folder, prefix in ((PACKAGE, "test_"), (PACKAGE / "gtp", "test_gtp_"), (PACKAGE / "lab", "test_lab_")):
+        for module in folder.glob("*.py"):
+            if module.stem not in ("__init__", "__main__"):
+                expected[module.relative_to(ROOT)] = ROOT / "tests" / f"{prefix}{module.stem}.py"
+    assert [str(m) for m, test in sorted(expected.items()) if not test.exists()] == []
