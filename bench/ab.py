@@ -48,8 +48,9 @@ from goengine import movemodel
 from goengine.board import ZOBRIST
 from goengine.config import SearchConfig
 from goengine.kernels.rng import new_state
-from goengine.patterns import table
+from goengine.mogo3x3 import table
 from goengine.policies import POLICIES
+from goengine.priors import PRIORS
 from goengine.search import KernelSettings
 
 ROOT = Path(__file__).resolve().parent.parent  # the source tree: git archive and the default AFTER
@@ -123,7 +124,7 @@ def search_batch(kernels: dict, size: int, config: SearchConfig) -> tuple[Callab
     n = ITERATIONS[(config.playout, size)]
     settings, params = KernelSettings.of(config).for_position(KOMI, 3 * size * size, False)
     patterns = table()
-    model = movemodel.shipped().arrays if config.prior == "patterns" else movemodel.empty_arrays()
+    model = movemodel.shipped().arrays if PRIORS[config.prior].needs_move_model else movemodel.empty_arrays()
     kb, ks, kt = kernels["board"], kernels["search"], kernels["tree"]
 
     def run(seed: int) -> tuple[float, tuple]:

@@ -31,7 +31,7 @@ from goengine.board import ZOBRIST
 from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
 from goengine.kernels.rng import new_state
-from goengine.patterns import table
+from goengine.mogo3x3 import table
 from goengine.policies import POLICIES
 
 VARIANTS = {

@@ -40,7 +40,7 @@ from goengine.board import ZOBRIST
 from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
 from goengine.kernels.rng import new_state
-from goengine.patterns import table
+from goengine.mogo3x3 import table
 from goengine.policies import POLICIES
 
 PATTERNS = table()
@@ -51,7 +51,7 @@ import numpy as np
 from goengine.board import ZOBRIST
 from goengine.kernels import board as kb, playout as kp
 from goengine.kernels.rng import new_state
-from goengine.patterns import table
+from goengine.mogo3x3 import table
 from goengine.policies import POLICIES
 
 policy = np.int64(POLICIES[{policy!r}].id)

@@ -4,12 +4,18 @@ Layers, highest first; a module imports only the layers below it (an import-lint
 ``pyproject.toml`` checks it, run by ``make lint`` and ``make test``):
 
 - ``cli``: the ``goengine`` command; ``gtp``: the GTP front-end, where text stops; both reach the
-  search only through ``engine`` (a second contract forbids them ``search`` and ``kernels``);
-- ``engine``: one game, each move's budget and the move decision; ``search`` and
-  ``time_control`` below it;
-- ``config``: the settings and their rules; ``sgf``: game records in and out;
-- ``board``, ``rules``, ``policies``, ``priors``: the game-level board and the registries of the
-  choices made by name; ``coords``, ``registry`` and ``version`` below them;
+  search only through ``engine`` (a second contract forbids them ``search`` and ``kernels``) and
+  read a search's answer, an immutable ``SearchResult``, never the search;
+- ``engine``: the decisions on one game (genmove, analyze, interrupt, the count), owning the
+  game, the clocks, the search and the ``ponder`` thread;
+- ``search`` (trees, budgets, the result), ``time_control`` (the clocks and each move's time),
+  ``game`` (the record: board, moves, undo, komi, handicap) and ``scoring`` (dead stones and the
+  final count from an ownership map);
+- ``config``: the settings and their rules; ``training`` (fitting the move model, for
+  ``scripts/``), ``sgf`` (game records in and out) and ``movemodel`` (the learned move model);
+- ``board``, and the registries of the choices made by name: ``rules``, ``policies``,
+  ``priors``, ``dynkomi``, ``parallel``; ``coords``, ``registry``, ``version`` and ``mogo3x3``
+  (MoGo's 3x3 playout patterns) below them;
 - ``kernels``: numba only, pure functions over arrays.
 
 ``lab`` (the match laboratory) stands beside the engine: it drives engines through GTP and uses

@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
             chosen.option,
             dest=chosen.field,
             metavar="NAME",
-            help=f"{kind}: {', '.join(chosen.registry)} (default {getattr(search, chosen.field)})",
+            help=f"{kind}: {chosen.registry.names_help()} (default {getattr(search, chosen.field)})",
         )
         if not chosen.param_option:
             continue

@@ -259,9 +259,10 @@ class SearchConfig:
         return self.threads if self.parallel == "root" else 1
 
     def describe(self) -> str:
-        """The rule, policy and prior with every parameter, for logs and records."""
+        """Every choice made by name (CHOSEN: the rule, the playout policy, the prior, the dynamic
+        komi and the parallel search) with its parameters, for logs and the start-up line."""
         parts = [c.registry.describe(getattr(self, c.field), getattr(self, c.params_field)) for c in CHOSEN]
-        return f"{parts[0]}; playout {parts[1]}; prior {parts[2]}; dynamic komi {parts[3]}"
+        return f"{parts[0]}; playout {parts[1]}; prior {parts[2]}; dynamic komi {parts[3]}; parallel {parts[4]}"
 
     def keeps_trees_of(self, other: SearchConfig) -> bool:
         """Whether a search configured as ``other`` may keep its trees under this configuration:
@@ -393,8 +394,8 @@ class PageRow:
 
 
 def page(config: SearchConfig) -> list[PageRow]:
-    """Every setting of ``config``: the three choices, the plain settings, then the parameters of
-    the current rule, policy and prior, each value formatted as everywhere else."""
+    """Every setting of ``config``: the choices made by name (CHOSEN, five), the plain settings,
+    then the parameters of each current choice, each value formatted as everywhere else."""
     rows = [PageRow(c.words, getattr(config, c.field), tuple(c.registry)) for c in CHOSEN]
     rows += [PageRow(s.words, s.format(getattr(config, s.key)), flag=s.kind is bool) for s in SETTINGS]
     for chosen in CHOSEN:

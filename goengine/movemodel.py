@@ -6,7 +6,7 @@ feature values, and P(move) = strength / the sum of the strengths of all legal m
 gamma is kept as its logarithm, a weight: a move's score is the sum of its weights and the
 probabilities are the softmax of the scores. The features are the tactical groups and the nested
 shapes of ``goengine.kernels.features``; the weights and the shape dictionary are learned by
-``goengine.training`` (``scripts/train_patterns.py``) and shipped as ``goengine/data/movemodel.npz``
+``goengine.training`` (``scripts/train_movemodel.py``) and shipped as ``goengine/data/movemodel.npz``
 with their provenance inside.
 
 Reading guide: ``MoveModel.load`` reads a model file and builds the lookup table of all eight

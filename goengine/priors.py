@@ -25,7 +25,7 @@ from goengine.kernels import prior as kprior
 from goengine.kernels.search import MAX_PARAMS
 from goengine.registry import Choice, Param, Registry
 
-DEFAULT_PRIOR = "patterns"
+DEFAULT_PRIOR = "movemodel"
 MAX_VISITS = 100_000  # virtual visits a heuristic may give (the counts are int32)
 
 
@@ -79,20 +79,20 @@ PRIORS = Registry(
             "Gelly and Silver 2007 section 4; Pachi uct/prior.c; michi expand()",
         ),
         Choice(
-            "patterns",
-            kprior.PATTERNS,
+            "movemodel",
+            kprior.MOVE_MODEL,
             (
                 _even(20.0),
                 _won(
                     "weight",
-                    kprior.PATTERN_WEIGHT,
+                    kprior.MODEL_WEIGHT,
                     300.0,
                     "pattern_weight",
                     "a move of probability 1 under the move model (sqrt(p) x this for p)",
                 ),
                 Param(
                     "min_p",
-                    kprior.PATTERN_MIN_P,
+                    kprior.MODEL_MIN_P,
                     0.001,
                     "pattern_min_probability",
                     "the probability under which a move gets the even visits only",
@@ -101,6 +101,8 @@ PRIORS = Registry(
                 ),
             ),
             "Coulom 2007 (generalised Bradley-Terry move model); Pachi uct/prior.c (sqrt(p) pattern prior)",
+            needs_move_model=True,
+            aliases=("patterns",),  # its name until the move model's names said what it is
         ),
     ),
     MAX_PARAMS,

@@ -104,14 +104,18 @@ class Param:
 @dataclass(frozen=True)
 class Choice:
     """One selectable kernel: ``name``, kernel ``id``, ``params`` (in any order; each knows its
-    index), ``source`` (the paper or program it comes from), and, for selection rules,
-    ``needs_amaf`` (the search then keeps AMAF statistics)."""
+    index), ``source`` (the paper or program it comes from), ``aliases`` (older names that still
+    select it, so recorded commands keep working), and what the search must give its kernel: for
+    selection rules ``needs_amaf`` (AMAF statistics), for priors ``needs_move_model`` (the
+    learned move model's arrays)."""
 
     name: str
     id: int
     params: tuple[Param, ...] = ()
     source: str = ""
     needs_amaf: bool = False
+    needs_move_model: bool = False
+    aliases: tuple[str, ...] = ()
 
     def param(self, key: str) -> Param | None:
         """The parameter called ``key`` (its name or its words, any case), or None."""
@@ -133,6 +137,7 @@ class Registry(Mapping[str, Choice]):
         self.plural = plural or kind + "s"
         self.max_params = max_params
         self._choices: dict[str, Choice] = {}
+        self._aliases: dict[str, str] = {}
         ids = set()
         for choice in choices:
             indices = sorted(p.index for p in choice.params)
@@ -149,6 +154,10 @@ class Registry(Mapping[str, Choice]):
                 raise ValueError(f"{kind} {choice.name}: id {choice.id} or name used twice")
             ids.add(choice.id)
             self._choices[choice.name] = choice
+            for alias in choice.aliases:
+                self._aliases[alias] = choice.name
+        if set(self._aliases) & set(self._choices):
+            raise ValueError(f"{kind}: an alias is also a name")
 
     def __getitem__(self, name: str) -> Choice:
         return self._choices[name]
@@ -159,9 +168,18 @@ class Registry(Mapping[str, Choice]):
     def __len__(self) -> int:
         return len(self._choices)
 
+    def names_help(self) -> str:
+        """The names for a help text: ``a, b, c (or d, its older name)``."""
+        return ", ".join(
+            name + "".join(f" (or {alias}, its older name)" for alias in choice.aliases)
+            for name, choice in self._choices.items()
+        )
+
     def get_choice(self, name: str) -> Choice:
-        """The choice called ``name`` (any case); ValueError listing the known names otherwise."""
-        choice = self._choices.get(str(name).strip().lower())
+        """The choice called ``name`` or by one of its ``aliases`` (any case); ValueError listing
+        the known names otherwise."""
+        key = str(name).strip().lower()
+        choice = self._choices.get(self._aliases.get(key, key))
         if choice is None:
             raise ValueError(f"unknown {self.kind} {name!r}; known: {', '.join(self._choices)}")
         return choice

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from goengine import movemodel, patterns, rules
+from goengine import mogo3x3, movemodel, priors, rules
 from goengine.board import BLACK, PASS, ZOBRIST, Board
 from goengine.config import CHOSEN, Budget, SearchConfig
 from goengine.kernels import board as kb
@@ -47,7 +47,7 @@ from goengine.kernels.rng import new_state
 
 INITIAL_NODES = 1 << 15
 OWNERSHIP_PLAYOUTS = 1000  # playouts of an ownership map that no search counted
-PATTERNS = patterns.table()  # the 3x3 pattern table the heavy policy and the priors read
+MOGO3X3 = mogo3x3.table()  # MoGo's 3x3 pattern table, the heavy policy and the priors read
 
 
 PV_LENGTH = 20  # moves of each principal variation a result holds
@@ -305,8 +305,9 @@ class Search:
         config = self.config
         self.kernel = KernelSettings.of(config)
         # the learned move model's arrays, loaded only for the prior that reads them
-        model = movemodel.shipped().arrays if config.prior == "patterns" else movemodel.empty_arrays()
-        self.knowledge = (PATTERNS, model)
+        needs_model = priors.PRIORS[config.prior].needs_move_model
+        model = movemodel.shipped().arrays if needs_model else movemodel.empty_arrays()
+        self.knowledge = (MOGO3X3, model)
         self.shared = config.threads > 1 and config.trees == 1
         max_nodes = int(config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * config.trees))
         self.trees = [Tree(max_nodes, config.seed + k) for k in range(config.trees)]
@@ -531,7 +532,7 @@ class Search:
             new_state(seed),
             self.kernel.settings[ksearch.POLICY],
             self.kernel.params[ksearch.POLICY_PARAMS],
-            PATTERNS,
+            MOGO3X3,
             np.int64(playouts),
             np.int64(3 * board.size * board.size),
             counts,
@@ -664,7 +665,7 @@ class Search:
         the move model's probability of each root child (over the root's children, as the prior
         sees it); with another prior, each child's share of the virtual visits it gave; empty
         without a prior or a search."""
-        if self.config.prior == "patterns" and self._root is not None:
+        if priors.PRIORS[self.config.prior].needs_move_model and self._root is not None:
             tree = self.trees[0]
             children = {int(tree.ti[kt.MOVE, ch]) for ch in tree.children(0)}
             rated = [(m, p) for m, p in movemodel.shipped().rate_position(*self._root) if m in children]

@@ -5,7 +5,7 @@ game with the file's name and the game's line; ``Split`` keeps validation games 
 ``harvest`` and ``dictionary`` make the shape dictionary from the moves played in the training
 games; ``extract`` turns positions into candidate features (``kernels.learn.extract_game``);
 ``fit`` finds the weights; ``measure`` gives top-1, top-5 and the mean log-likelihood.
-``scripts/train_patterns.py`` and ``scripts/predict.py`` are the commands.
+``scripts/train_movemodel.py`` and ``scripts/predict.py`` are the commands.
 
 The shape dictionary is made from played moves only, as Pachi's ``spatial_gen`` does: counting
 the shapes around every legal move instead fills the dictionary with frequent shapes nobody

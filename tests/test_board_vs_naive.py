@@ -28,7 +28,7 @@ from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
 from goengine.kernels import policy as kpolicy
 from goengine.kernels.rng import new_state, rand_below
-from goengine.patterns import table
+from goengine.mogo3x3 import table
 
 PATTERNS = table()
 

@@ -177,7 +177,7 @@ def test_the_page_lists_every_setting_with_words_and_values_formatted_once():
     rows = {row.key: row for row in page(config)}
     assert rows["selection_rule"].value == "beta-mean-ucb" and "kl-ucb" in rows["selection_rule"].choices
     assert rows["playout_policy"].choices == ("uniform", "heavy")
-    assert rows["prior_knowledge"].choices == ("none", "even", "heuristic", "patterns")
+    assert rows["prior_knowledge"].choices == ("none", "even", "heuristic", "movemodel")
     assert rows["playouts_per_move"].value == "8000" and rows["seconds_per_move"].value == "none"
     assert rows["start_from_one_win_one_loss"].flag and rows["start_from_one_win_one_loss"].value == "1"
     for row in rows.values():  # GoGui shows the key capitalised, "_" as spaces: words, not letters
@@ -299,34 +299,6 @@ def test_the_ends_of_the_range_are_games(size):
     engine = GtpEngine(Engine())
     assert engine.send(f"boardsize {size}").startswith("=") and engine.engine.game.size == size
     assert cli.config_from_args(cli.build_parser().parse_args(["--size", str(size)])).size == size
-
-
-def test_ponder_alone_on_the_command_line_turns_it_on():
-    parse = cli.build_parser().parse_args
-    assert cli.config_from_args(parse(["--ponder"])).search.ponder is True
-    assert cli.config_from_args(parse(["--ponder", "off"])).search.ponder is False
-    assert cli.config_from_args(parse([])).search.ponder is False
-
-
-def test_the_command_searches_with_one_thread_per_core_unless_told(monkeypatch):
-    monkeypatch.setattr(cli, "available_cores", lambda: 3)
-    parse = cli.build_parser().parse_args
-    assert cli.config_from_args(parse([])).search.threads == 3
-    assert cli.config_from_args(parse(["--threads", "1"])).search.threads == 1
-    assert SearchConfig().threads == 1  # the library's default, for Python users and the tests
-    assert "default one per core: 3 here" in " ".join(cli.build_parser().format_help().split())
-
-
-def test_the_parallel_search_is_chosen_by_name_and_says_how_the_threads_share_the_tree():
-    parse = cli.build_parser().parse_args
-    config = cli.config_from_args(parse(["--threads", "2", "--parallel", "Tree"]))
-    assert config.search.parallel == "tree"
-    assert "--parallel-param" not in cli.build_parser().format_help()  # no choice has parameters
-    engine = Engine(config)
-    assert "2 threads on one tree of up to 22,369,621 nodes" in engine.describe()
-    GtpEngine(engine).send("goengine-set parallel_search root")
-    assert "2 trees of up to 11,184,810 nodes" in engine.describe()
-    engine.close()
 
 
 def test_available_cores_counts_the_cores_this_process_may_use(monkeypatch):

@@ -22,7 +22,7 @@ from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
 from goengine.kernels import policy as kpolicy
 from goengine.kernels.rng import new_state
-from goengine.patterns import MOGO_PATTERNS, matches_naive, table
+from goengine.mogo3x3 import MOGO_PATTERNS, matches_naive, table
 from goengine.policies import POLICIES
 
 PATTERNS = table()

@@ -392,7 +392,7 @@ def trained_like_model():
     group_weights[kf.CAPTURE, 4] = 2.5
     group_weights[kf.DIST_LAST, 1] = 1.0
     model = model_of([(shape, (3, 4, 5)), ({}, (3, 4))], group_weights, [-2.0, 0.3, 0.1, 0.7, 0.2, -0.1])
-    model.provenance = {"games": {"file": "x.sgf"}, "command": "python scripts/train_patterns.py x.sgf"}
+    model.provenance = {"games": {"file": "x.sgf"}, "command": "python scripts/train_movemodel.py x.sgf"}
     model.counts = np.array([0, 9, 5, 4, 30, 12])
     return model
 

@@ -20,7 +20,7 @@ from goengine.kernels import prior as kprior
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
 from goengine.priors import PRIORS
-from goengine.search import PATTERNS, Search
+from goengine.search import MOGO3X3, Search
 
 FEATURES = ("capture", "escape", "pattern", "self_atari", "first_line", "near_last")
 
@@ -38,8 +38,8 @@ def prior_of(board: Board, params: np.ndarray, prior: int = kprior.HEURISTIC) ->
     moves = [p for p in board.points() if board.color_at(p) == 0] + [PASS]
     ti, tf, _ = kt.new_tree(len(moves) + 1)
     ti[kt.MOVE, 1:] = moves
-    model = movemodel.shipped().arrays if prior == kprior.PATTERNS else movemodel.empty_arrays()
-    knowledge = (PATTERNS, model)
+    model = movemodel.shipped().arrays if prior == kprior.MOVE_MODEL else movemodel.empty_arrays()
+    knowledge = (MOGO3X3, model)
     scratch = ksearch.prior_scratch(board.pts.shape[1])
     kprior.init_children(
         np.int64(prior),
@@ -65,7 +65,7 @@ def given(got: dict[str, tuple[int, float]]) -> dict[str, tuple[int, float]]:
 
 
 def test_the_registry_knows_none_even_and_heuristic():
-    assert list(PRIORS) == ["none", "even", "heuristic", "patterns"]
+    assert list(PRIORS) == ["none", "even", "heuristic", "movemodel"]
     assert PRIORS.get_choice("heuristic").id == kprior.HEURISTIC
     assert PRIORS.array("even")[kprior.PRIOR_EVEN] == 10.0
 
@@ -313,7 +313,8 @@ def test_the_patterns_prior_gives_even_visits_and_sqrt_p_won_visits_from_the_mov
     board = Board(9)
     for color, vertex in ((BLACK, "E5"), (WHITE, "C3"), (BLACK, "C4"), (WHITE, "D3")):
         board.play(color, vertex)
-    got = prior_of(board, PRIORS.array("patterns", {"even": even, "weight": weight, "min_p": min_p}), kprior.PATTERNS)
+    params = PRIORS.array("movemodel", {"even": even, "weight": weight, "min_p": min_p})
+    got = prior_of(board, params, kprior.MOVE_MODEL)
     rated = dict(movemodel.shipped().rate(board))
     assert set(rated) == {coords.from_gtp(9, v) if v != "pass" else PASS for v in got}
     assert sum(rated.values()) == pytest.approx(1.0)
@@ -329,7 +330,7 @@ def test_the_patterns_prior_gives_even_visits_and_sqrt_p_won_visits_from_the_mov
 def test_a_search_with_the_patterns_prior_reports_the_models_share_for_each_root_move():
     board = Board(9)
     board.play(BLACK, "E5")
-    search = Search(SearchConfig(prior="patterns", playouts=300))
+    search = Search(SearchConfig(prior="movemodel", playouts=300))
     run(search, board, 7.5)
     shares = search.root_policy()
     children = {int(search.trees[0].ti[kt.MOVE, ch]) for ch in search.trees[0].children(0)}

@@ -182,6 +182,26 @@ def test_get_choice_takes_any_case_and_lists_the_known_names_otherwise():
         SHAPES.get_choice("round")
 
 
+def test_an_older_name_selects_its_choice_and_the_help_names_it_once():
+    shapes = Registry("shape", (Choice("plain", 1), Choice("model", 2, aliases=("patterns",))), max_params=4)
+    assert shapes.get_choice("Patterns") is shapes["model"] and list(shapes) == ["plain", "model"]
+    assert shapes.names_help() == "plain, model (or patterns, its older name)"
+    with pytest.raises(ValueError, match="an alias is also a name"):
+        Registry("shape", (Choice("plain", 1, aliases=("model",)), Choice("model", 2)), max_params=4)
+
+
+def test_the_move_model_prior_answers_to_its_older_name_patterns():
+    """Recorded commands (``--prior patterns``) still select the move model, and the help text
+    mentions the older name once."""
+    from goengine import cli
+    from goengine.config import SearchConfig
+
+    assert SearchConfig(prior="patterns").prior == "movemodel" == SearchConfig().prior
+    assert priors.PRIORS["movemodel"].needs_move_model
+    assert [name for name, c in priors.PRIORS.items() if c.needs_move_model] == ["movemodel"]
+    assert " ".join(cli.build_parser().format_help().split()).count("or patterns, its older name") == 1
+
+
 def test_overrides_by_name_or_words_replace_the_defaults_and_the_rest_stay():
     assert SHAPES.param_values("weighted") == {"schedule": 2.0, "b": 0.01, "k": 1000.0}
     values = SHAPES.param_values("weighted", {"B": "0.5", "weight_schedule": "hand"})

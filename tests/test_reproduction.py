@@ -22,7 +22,7 @@ from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
 from goengine.kernels import policy as kpolicy
 from goengine.kernels.rng import new_state
-from goengine.search import PATTERNS, Search
+from goengine.search import MOGO3X3, Search
 
 UNIFORM = np.int64(kpolicy.UNIFORM)
 NO_PARAMS = np.zeros(8)
@@ -64,7 +64,7 @@ def uniform_game(size: int, seed: int) -> tuple[list[str], np.ndarray, np.ndarra
     moves = []
     while meta[kb.PASSES] < 2 and len(moves) < 3 * size * size:
         c = meta[kb.TO_MOVE]
-        p = kpolicy.choose_move(UNIFORM, NO_PARAMS, PATTERNS, pts, meta, ZOBRIST, c, rng)
+        p = kpolicy.choose_move(UNIFORM, NO_PARAMS, MOGO3X3, pts, meta, ZOBRIST, c, rng)
         kp.apply_move(pts, meta, ZOBRIST, p, c, none_c, none_d, np.int64(0), False)
         moves.append(coords.to_gtp(size, int(p)))
     return moves, pts, meta
@@ -88,7 +88,7 @@ def test_a_seed_gives_the_same_uniform_playout_move_for_move(size, seed):
         new_state(seed),
         UNIFORM,
         NO_PARAMS,
-        PATTERNS,
+        MOGO3X3,
         np.int64(1),
         np.int64(3 * size**2),
         scores,
@@ -124,7 +124,7 @@ def test_a_seed_gives_the_same_batch_of_playouts(size, seed, scores, moves):
         new_state(seed),
         UNIFORM,
         NO_PARAMS,
-        PATTERNS,
+        MOGO3X3,
         np.int64(12),
         np.int64(3 * size**2),
         got,

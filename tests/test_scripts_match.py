@@ -74,7 +74,7 @@ def test_short_match_against_gnugo(tmp_path):
         # goengine's settings, from goengine-params: the rule, playout policy, prior and parameters
         settings = r[engine_side]["settings"]
         assert settings["selection_rule"] == "rave" and settings["AMAF_weight_schedule"] == "minimum-MSE"
-        assert (settings["playout_policy"], settings["prior_knowledge"]) == ("heavy", "patterns")
+        assert (settings["playout_policy"], settings["prior_knowledge"]) == ("heavy", "movemodel")
         assert settings["read_ladders"] == "1" and (settings["even_visits"], settings["pattern_weight"]) == (
             "20",
             "300",

@@ -416,7 +416,7 @@ def test_widening_orders_new_children_by_the_prior():
     board = Board.from_ascii(OPENING, BLACK)
     moves = [m for m in candidate_moves(board) if m != PASS]  # no PASS this early under a prior
     for widen in (0.0, 40.0):
-        search = make_search("rave", prior="patterns", expand_at=0, widen=widen, playouts=1)
+        search = make_search("rave", prior="movemodel", expand_at=0, widen=widen, playouts=1)
         run(search, board, 6.5)
         tree = search.trees[0]
         children = list(tree.children(0))

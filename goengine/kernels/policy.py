@@ -7,7 +7,7 @@ random move; ``is_playable`` is the test every policy's moves must pass. The Pyt
 ``goengine.policies`` holds the names, parameters with their defaults, and sources; a policy's
 parameters arrive here as a float64 array in the order of the index constants below (the
 selection rules' shape: ``kernels.select``). Data a policy reads (the 3x3 pattern table,
-``kernels.pattern``) is an argument.
+``kernels.mogo3x3``) is an argument.
 
 ``uniform`` is the "light" playout of libego and Pachi: every legal move that does not fill the
 mover's own eye (``board.is_eye``) is equally likely; with none left the player passes. It is
@@ -49,7 +49,7 @@ from .board import (
     is_eye,
     is_legal,
 )
-from .pattern import matches
+from .mogo3x3 import matches
 from .rng import rand_below, rand_float
 from .tactics import atari_liberty, escape_works, is_bad_self_atari, nakade_point
 
@@ -282,7 +282,7 @@ def heavy_move(params, patterns, pts, meta, zobrist, c, rng):
 def choose_move(policy, params, patterns, pts, meta, zobrist, c, rng):
     """The move policy ``policy`` (an id above) plays for ``c`` in the position, or PASS.
     ``params``: the policy's parameters (float64, its registry's order); ``patterns``: the 3x3
-    pattern table (``kernels.pattern``). An unknown id plays uniformly."""
+    pattern table (``kernels.mogo3x3``). An unknown id plays uniformly."""
     if policy == HEAVY:
         return heavy_move(params, patterns, pts, meta, zobrist, c, rng)
     return random_move(pts, meta, c, rng)

@@ -12,7 +12,7 @@ Wins are from the point of view of the child's mover, as everywhere in the tree.
 A prior must be a function of the position and its parameters only (no random draw): the tree
 does not store what a prior gave, and the search recomputes it for the root's children, by
 calling ``init_children`` again on fresh counts, to report what it searched apart from what it
-assumed (``Search.root_stats``).
+assumed (``Search._root_stats``).
 
 - ``none`` gives nothing: every child starts at zero and PASS is always a child; the research
   setting.
@@ -22,7 +22,7 @@ assumed (``Search.root_stats``).
   (``tactics.escape_works``), a MoGo 3x3 pattern and a move near the last one, and lost visits
   for a bad self-atari and for the first line in an empty area: the kinds of Gelly and Silver
   2007 (section 4), Pachi's ``uct/prior.c`` and michi's ``expand``, each weight a parameter.
-- ``patterns``: the move model learned from strong games (``goengine.movemodel``, Coulom 2007)
+- ``movemodel``: the move model learned from strong games (``goengine.movemodel``, Coulom 2007)
   rates the children; each gets the even visits at one half and, when its probability p (over
   the node's children) is at least ``min_p``, ``sqrt(p) * weight`` won visits: Pachi's pattern
   prior (``uct/prior.c``: sqrt(p) x 300 on 19x19 beside an even prior of 20), a form of Coulom's
@@ -61,14 +61,14 @@ from .board import (
     area_score,
 )
 from .features import NO_SHAPE, move_score, shape_id, tactical_code
-from .pattern import matches
+from .mogo3x3 import matches
 from .tactics import captures_something, is_bad_self_atari, saves_chain_in_atari
 from .tree import MOVE, VISITS, WINS
 
 NONE = 0
 EVEN = 1
 HEURISTIC = 2
-PATTERNS = 3
+MOVE_MODEL = 3
 N_PRIORS = 4
 
 # parameter slots (``even`` has only the first)
@@ -80,8 +80,8 @@ PRIOR_SELF_ATARI = 4  # lost visits for a bad self-atari
 PRIOR_FIRST_LINE = 5  # lost visits for the first line with no stone within distance 2
 PRIOR_NEAR_LAST = 6  # won visits for a move within (Manhattan) distance 2 of the last move
 # ``patterns``' slots after the even visits
-PATTERN_WEIGHT = 1  # won visits for a move of probability 1 (sqrt(p) x this)
-PATTERN_MIN_P = 2  # the probability below which a move gets the even visits only
+MODEL_WEIGHT = 1  # won visits for a move of probability 1 (sqrt(p) x this)
+MODEL_MIN_P = 2  # the probability below which a move gets the even visits only
 
 MAX_UNSETTLED = 10  # PASS waits while this many empty points belong to nobody (Pachi's dame limit)
 SELF_ATARI_STONES = 1  # the prior's bad self-atari leaves more than one stone in atari
@@ -194,8 +194,8 @@ def _patterns(params, model, pts, meta, zobrist, ti, tf, first, count, scratch):
         scores[at(k)] = np.exp(scores[at(k)] - top)
         total += scores[at(k)]
     even = params[PRIOR_EVEN]
-    weight = params[PATTERN_WEIGHT]
-    min_p = params[PATTERN_MIN_P]
+    weight = params[MODEL_WEIGHT]
+    min_p = params[MODEL_MIN_P]
     for k in range(count):
         child = first + k
         _add(ti, tf, child, even, 0.5)
@@ -209,7 +209,7 @@ def init_children(prior, params, knowledge, pts, meta, zobrist, ti, tf, first, c
     """Give the children ``first .. first + count - 1`` (the moves of the side to move in
     ``(pts, meta)``) the initial statistics of prior ``prior`` (an id above): virtual visits and
     wins added to ``VISITS`` / ``WINS``. ``none`` and an unknown id give nothing.
-    ``knowledge`` is ``(patterns, model)``: the 3x3 pattern table (``kernels.pattern``) and the
+    ``knowledge`` is ``(patterns, model)``: the 3x3 pattern table (``kernels.mogo3x3``) and the
     move model's arrays (``goengine.movemodel.MoveModel.arrays``); ``scratch`` is ``(spts, smeta,
     scores)``: a board with NFIELDS rows the tactics read on, and room for a score a child."""
     patterns, model = knowledge
@@ -219,5 +219,5 @@ def init_children(prior, params, knowledge, pts, meta, zobrist, ti, tf, first, c
     elif prior == HEURISTIC:
         for child in range(first, first + count):
             _heuristic(params, patterns, pts, meta, zobrist, ti, tf, child)
-    elif prior == PATTERNS:
+    elif prior == MOVE_MODEL:
         _patterns(params, model, pts, meta, zobrist, ti, tf, first, count, scratch)

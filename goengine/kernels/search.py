@@ -10,7 +10,7 @@ come in groups, so a new capability adds a field, not a parameter to every call:
 - ``tree``: ``(ti, tf, tmeta)``, the node pool (``kernels.tree``: layout, reward perspective);
 - ``root``: ``(pts0, meta0, zobrist, seen, knowledge, owners)``, the root position, the Zobrist
   keys, the sorted hashes of the game's earlier positions, ``knowledge``: ``(patterns, model)``,
-  the 3x3 pattern table (``kernels.pattern``) the playout policy and the priors read, and the
+  the 3x3 pattern table (``kernels.mogo3x3``) the playout policy and the priors read, and the
   learned move model's arrays (``goengine.movemodel``) the ``patterns`` prior reads; and
   ``owners``, float64[2, npts], into which each iteration adds who owns each point at its end
   when ``settings[OWNERSHIP]`` is 1 (``add_owners``: the root's ownership map, as KataGo's

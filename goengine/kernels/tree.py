@@ -23,7 +23,7 @@ Prior knowledge (``kernels.prior``) is "equivalent experience" (Gelly and Silver
 child starts with the prior's virtual visits and wins already in ``VISITS`` and ``WINS``, so the
 selection rules see them without knowing priors exist. They are not stored apart: a prior is a
 function of the position, so what it gave the root's children is recomputed when the search
-reports what it searched (``Search.root_stats``), and every node stays 48 bytes.
+reports what it searched (``Search._root_stats``), and every node stays 48 bytes.
 
 A leaf counts its own iterations in ``FIRST`` (``-1 - k``, so a fresh leaf holds NO_NODE) because
 ``VISITS`` also holds the prior's virtual visits, and the expansion threshold is about real ones

@@ -1,5 +1,5 @@
-"""The 3x3 patterns: the kernel's neighbourhood code and table lookup (``goengine.kernels.pattern``)
-against the slow matcher of ``goengine.patterns``, the MoGo shapes on boards drawn by hand, and
+"""The 3x3 patterns: the kernel's neighbourhood code and table lookup (``goengine.kernels.mogo3x3``)
+against the slow matcher of ``goengine.mogo3x3``, the MoGo shapes on boards drawn by hand, and
 the symmetries of the table.
 
 Reading guide: ``neighbours_of`` reads a point's eight neighbours from a naive grid (off the
@@ -18,8 +18,8 @@ from helpers import grid_of, random_position
 from goengine import coords
 from goengine.board import Board
 from goengine.kernels import board as kb
-from goengine.kernels import pattern as kpattern
-from goengine.patterns import MOGO_PATTERNS, OFFSETS, build_table, matches_naive, table, variants
+from goengine.kernels import mogo3x3 as kmogo
+from goengine.mogo3x3 import MOGO_PATTERNS, OFFSETS, build_table, matches_naive, table, variants
 
 EMPTY, BLACK, WHITE, BORDER = kb.EMPTY, kb.BLACK, kb.WHITE, kb.BORDER
 TABLE = table()  # packed, as the kernels read it
@@ -43,11 +43,11 @@ def neighbours_of(grid, r, c):
 
 def decode(code):
     """The neighbour map a 16-bit code stands for."""
-    return {ORDER[name]: (code >> (2 * i)) & 3 for i, name in enumerate(kpattern.NEIGHBOUR_ORDER)}
+    return {ORDER[name]: (code >> (2 * i)) & 3 for i, name in enumerate(kmogo.NEIGHBOUR_ORDER)}
 
 
 def encode(neighbours):
-    return sum(neighbours[ORDER[name]] << (2 * i) for i, name in enumerate(kpattern.NEIGHBOUR_ORDER))
+    return sum(neighbours[ORDER[name]] << (2 * i) for i, name in enumerate(kmogo.NEIGHBOUR_ORDER))
 
 
 def expected_match(neighbours):
@@ -56,12 +56,12 @@ def expected_match(neighbours):
 
 def kernel_code(board, r, c):
     p = coords.point(board.size, r, c)
-    return int(kpattern.code3x3(board.pts, p, board.size + 2))
+    return int(kmogo.code3x3(board.pts, p, board.size + 2))
 
 
 def test_the_order_of_the_code_is_the_documented_one():
-    assert list(ORDER) == list(kpattern.NEIGHBOUR_ORDER)
-    assert [ORDER[name] for name in kpattern.NEIGHBOUR_ORDER] == list(OFFSETS)
+    assert list(ORDER) == list(kmogo.NEIGHBOUR_ORDER)
+    assert [ORDER[name] for name in kmogo.NEIGHBOUR_ORDER] == list(OFFSETS)
 
 
 # ---- (a) the kernel against the slow matcher
@@ -85,7 +85,7 @@ def test_code_and_lookup_match_the_naive_matcher_on_every_empty_point(size, seed
         assert decode(code) == neighbours, (r, c)
         expected = expected_match(neighbours)
         p = coords.point(size, r, c)
-        assert bool(kpattern.matches(TABLE, board.pts, p, w)) == expected, ((r, c), neighbours)
+        assert bool(kmogo.matches(TABLE, board.pts, p, w)) == expected, ((r, c), neighbours)
         assert bool(CODES[code]) == expected
         matched += expected
     if moves >= 30:
@@ -130,10 +130,10 @@ def test_code_and_lookup_match_the_naive_matcher_on_random_neighbourhoods():
     counts = {True: 0, False: 0}
     for neighbours in random_neighbourhoods(rnd, 4000):
         pts = three_by_three(neighbours)
-        code = int(kpattern.code3x3(pts, 4, 3))
+        code = int(kmogo.code3x3(pts, 4, 3))
         assert code == encode(neighbours)
         expected = expected_match(neighbours)
-        assert bool(kpattern.matches(TABLE, pts, 4, 3)) == expected, neighbours
+        assert bool(kmogo.matches(TABLE, pts, 4, 3)) == expected, neighbours
         counts[expected] += 1
     assert min(counts.values()) > 500
 
@@ -164,7 +164,7 @@ def independent_table():
         "o": {EMPTY, BLACK, BORDER},
     }
     codes = np.arange(1 << 16)
-    fields = {ORDER[name]: (codes >> (2 * i)) & 3 for i, name in enumerate(kpattern.NEIGHBOUR_ORDER)}
+    fields = {ORDER[name]: (codes >> (2 * i)) & 3 for i, name in enumerate(kmogo.NEIGHBOUR_ORDER)}
     result = np.zeros(1 << 16, dtype=bool)
     for diagram in MOGO_PATTERNS.values():
         for rows in rotations_of_diagram(diagram):
@@ -304,7 +304,7 @@ def test_each_pattern_matches_its_hand_drawn_board_in_every_orientation_and_colo
         neighbours = neighbours_of(grid, r, c)
         assert matches_naive(MOGO_PATTERNS[name], neighbours), (name, board)
         p = coords.point(board.size, r, c)
-        assert kpattern.matches(TABLE, board.pts, p, board.size + 2), (name, board)
+        assert kmogo.matches(TABLE, board.pts, p, board.size + 2), (name, board)
         assert decode(kernel_code(board, r, c)) == neighbours
 
 
@@ -374,7 +374,7 @@ def test_shapes_that_differ_from_every_pattern_do_not_match(name):
         board, grid, (r, c) = board_and_move(rows)
         assert not expected_match(neighbours_of(grid, r, c)), (name, board)
         p = coords.point(board.size, r, c)
-        assert not kpattern.matches(TABLE, board.pts, p, board.size + 2), (name, board)
+        assert not kmogo.matches(TABLE, board.pts, p, board.size + 2), (name, board)
 
 
 # ---- (d) symmetries of the table

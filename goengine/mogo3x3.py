@@ -12,7 +12,7 @@ with its rotations, reflections and colours swapped, so the table has all of the
 matches whoever plays it.
 
 ``build_table`` expands the diagrams into a ``uint8[65536]`` indexed by the neighbourhood code of
-``goengine.kernels.pattern.code3x3`` (the kernels' only view of patterns): 1 for a pattern move,
+``goengine.kernels.mogo3x3.code3x3`` (the kernels' only view of patterns): 1 for a pattern move,
 0 otherwise; ``table()`` packs it into the bit set the kernels read. ``matches_naive`` is the
 slow reference the tests compare the kernels with.
 """
@@ -24,7 +24,7 @@ from functools import cache
 import numpy as np
 
 from goengine.kernels.board import BLACK, BORDER, EMPTY, WHITE
-from goengine.kernels.pattern import N_CODES
+from goengine.kernels.mogo3x3 import N_CODES
 
 # name -> the diagram, top row first; the centre is the move
 MOGO_PATTERNS: dict[str, tuple[str, str, str]] = {
@@ -56,7 +56,7 @@ _ALLOWED = {
 }
 _SWAP = {"X": "O", "O": "X", "x": "o", "o": "x"}
 
-# the eight neighbours as (row, col) offsets, in the code's order (kernels.pattern.NEIGHBOUR_ORDER)
+# the eight neighbours as (row, col) offsets, in the code's order (kernels.mogo3x3.NEIGHBOUR_ORDER)
 OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
@@ -109,7 +109,7 @@ def build_table(diagrams) -> np.ndarray:
 
 @cache
 def table() -> np.ndarray:
-    """The MoGo patterns' table as the kernels read it (``kernels.pattern``): ``build_table``'s
+    """The MoGo patterns' table as the kernels read it (``kernels.mogo3x3``): ``build_table``'s
     bytes packed eight codes a byte, built once per process (shared: do not write to it; it
     stays a writeable array because numba compiles read-only arrays as another type)."""
     return np.packbits(build_table(MOGO_PATTERNS.values()), bitorder="little")

@@ -8,7 +8,7 @@ and an off-board neighbour reads BORDER; the code is computed on the fly from ``
 (eight reads, no state to keep), as Pachi's ``pattern3_hash`` does by default.
 
 A table is a bit set over the codes, ``uint8[8192]``: code ``k`` matches when bit ``k & 7`` of
-byte ``k >> 3`` is set. It is built in Python (``goengine.patterns``) from the pattern diagrams
+byte ``k >> 3`` is set. It is built in Python (``goengine.mogo3x3``) from the pattern diagrams
 with every rotation, reflection and colour swap already expanded, so the lookup is one read and
 needs no normalisation. Packed, it takes 8 KB and stays in the L1 cache beside the board; a byte
 per code (64 KB) did not, and the heavy playouts ran slower with it (``docs/performance.md``). It

@@ -1,4 +1,4 @@
-"""The training command (``scripts/train_patterns.py``) on a tiny collection, run as a subprocess
+"""The training command (``scripts/train_movemodel.py``) on a tiny collection, run as a subprocess
 with this Python: the model it writes and the provenance inside (the command, the games, the
 split), the games each part of the split holds, and how it refuses bad input (exit 2, one line,
 no traceback). A process costs about a second, so the bad input is tried on ``main`` in this
@@ -26,7 +26,7 @@ from goengine import training
 from goengine.movemodel import MoveModel
 
 ROOT = Path(__file__).parent.parent
-SCRIPT = ROOT / "scripts" / "train_patterns.py"
+SCRIPT = ROOT / "scripts" / "train_movemodel.py"
 GAMES = Path(__file__).parent / "data" / "tom9d_six_games.sgf"
 QUICK = ["--min-count", "2", "--every", "10", "--iterations", "5", "--no-progress"]
 SPLIT = ["--tune-from", "2011-06-01", "--validate-from", "2011-12-25"]
@@ -48,7 +48,7 @@ def refused(result: subprocess.CompletedProcess) -> str:
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
     lines = result.stderr.strip().splitlines()
-    assert lines[-1].startswith("train_patterns.py: ")
+    assert lines[-1].startswith("train_movemodel.py: ")
     return lines[-1]
 
 
@@ -65,7 +65,7 @@ def test_the_model_records_the_command_the_games_and_the_split(trained):
     out, args, result = trained
     model = MoveModel.load(out)
     p = model.provenance
-    assert p["command"] == "python scripts/train_patterns.py " + shlex.join(args)
+    assert p["command"] == "python scripts/train_movemodel.py " + shlex.join(args)
     assert p["games"] == {
         "file": GAMES.name,
         "sha256": hashlib.sha256(GAMES.read_bytes()).hexdigest(),
@@ -102,7 +102,7 @@ def test_the_dictionary_comes_from_the_training_games_alone(trained):
 
 
 def script():
-    spec = importlib.util.spec_from_file_location("train_patterns_script", SCRIPT)
+    spec = importlib.util.spec_from_file_location("train_movemodel_script", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -114,7 +114,7 @@ def test_main_called_with_arguments_records_those_arguments_and_writes_the_name_
     assert script().main(args) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["patterns.model"]
     model = MoveModel.load(out)
-    assert model.provenance["command"] == "python scripts/train_patterns.py " + shlex.join(args)
+    assert model.provenance["command"] == "python scripts/train_movemodel.py " + shlex.join(args)
     assert model.provenance["games"]["read"] == 3 and model.provenance["split"]["training_games"] == 3
 
 
@@ -140,14 +140,14 @@ def run(request, capsys):
 
 def test_a_missing_file_is_refused_by_the_process(tmp_path):
     line = refused(train(str(tmp_path / "none.sgf"), "--out", str(tmp_path / "m.npz")))
-    assert line == f"train_patterns.py: no such file: {tmp_path / 'none.sgf'}"
+    assert line == f"train_movemodel.py: no such file: {tmp_path / 'none.sgf'}"
     assert not (tmp_path / "m.npz").exists()
 
 
 def test_an_out_folder_that_does_not_exist_is_refused_before_training(run, tmp_path):
     out = tmp_path / "no" / "m.npz"
     line = refused(run(str(GAMES), "--out", str(out), *QUICK))
-    assert line == f"train_patterns.py: no such folder for --out: {out.parent}"
+    assert line == f"train_movemodel.py: no such folder for --out: {out.parent}"
 
 
 @pytest.mark.parametrize(
@@ -163,7 +163,7 @@ def test_a_broken_game_is_refused_with_its_file_and_line(run, tmp_path, text, wo
     path = tmp_path / "broken.sgf"
     path.write_text(GAMES.read_text().splitlines()[0] + "\n" + text)
     line = refused(run(str(path), "--out", str(tmp_path / "m.npz"), *QUICK))
-    assert line == f"train_patterns.py: {path}{words}"
+    assert line == f"train_movemodel.py: {path}{words}"
     assert not (tmp_path / "m.npz").exists()
 
 
@@ -171,14 +171,14 @@ def test_an_illegal_move_is_refused_with_its_game_and_number(run, tmp_path):
     path = tmp_path / "illegal.sgf"
     path.write_text("(;GM[1]SZ[19]DT[2008-01-01];B[pd];W[dd];B[pd])\n")
     line = refused(run(str(path), "--out", str(tmp_path / "m.npz"), *QUICK))
-    assert line == f"train_patterns.py: {path}:1: move 3 (B Q16) is not legal"
+    assert line == f"train_movemodel.py: {path}:1: move 3 (B Q16) is not legal"
 
 
 def test_a_file_that_is_not_xz_is_refused(run, tmp_path):
     path = tmp_path / "games.sgf.xz"
     path.write_bytes(lzma.compress(GAMES.read_bytes())[:500])
     line = refused(run(str(path), "--out", str(tmp_path / "m.npz"), *QUICK))
-    assert line.startswith(f"train_patterns.py: {path}: ")
+    assert line.startswith(f"train_movemodel.py: {path}: ")
 
 
 @pytest.mark.parametrize(
@@ -192,4 +192,4 @@ def test_settings_out_of_range_are_refused(run, tmp_path, options):
 
 def test_a_collection_with_no_training_games_is_refused(run, tmp_path):
     line = refused(run(str(GAMES), "--out", str(tmp_path / "m.npz"), "--validate-from", "2000-01-01", *QUICK))
-    assert line == "train_patterns.py: no training games"
+    assert line == "train_movemodel.py: no training games"
