@@ -137,3 +137,17 @@ def random_position(size, seed, moves):
         game.play(color, to_rc(size, p))
         color = 3 - color
     return board, game
+
+
+def recorded_decisions(engine: Engine) -> list:
+    """Every ``Decision`` the engine's ``genmove`` returns from now on, in order (a list that
+    grows): what a search spent, read from its result."""
+    decisions = []
+    genmove = engine.genmove
+
+    def recording(*args, **kwargs):
+        decisions.append(genmove(*args, **kwargs))
+        return decisions[-1]
+
+    engine.genmove = recording
+    return decisions

@@ -40,7 +40,7 @@ from pathlib import Path
 import gtp_spec
 import pytest
 from gtp_harness import GtpHarness
-from helpers import BatchClock
+from helpers import BatchClock, recorded_decisions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -515,20 +515,6 @@ def test_lz_genmove_analyze_streams_then_plays_the_move(monkeypatch):
     assert " X " in text.split("=2 ", 1)[1]  # the move was played
 
 
-def recorded_decisions(engine: Engine) -> list:
-    """Every ``Decision`` the engine's ``genmove`` returns from now on, in order (a list that
-    grows): what a search spent, read from its result."""
-    decisions = []
-    genmove = engine.genmove
-
-    def recording(*args, **kwargs):
-        decisions.append(genmove(*args, **kwargs))
-        return decisions[-1]
-
-    engine.genmove = recording
-    return decisions
-
-
 def test_interrupt_line_stops_a_long_genmove_early():
     """A genmove of a billion playouts (hours): once its search runs, ``# interrupt`` ends it with
     the best move so far, far short of its budget; the answer comes after the interrupt."""
@@ -611,27 +597,6 @@ def test_rule_parameters_refuse_nan_and_infinity():
     for value in ("nan", "inf", "-inf", "1e400"):
         response = gtp_spec.parse_response(harness.send(f"goengine-set c {value}"))
         assert not response.ok, f"c {value} accepted"
-
-
-def test_goengine_set_playouts_caps_a_move_under_a_clock():
-    """With a clock, ``goengine-set playouts`` still caps the move. (Before: ``Engine._budget``
-    read the start-up configuration, not the one goengine-set made.)"""
-    harness = Harness(EngineConfig())
-    decisions = recorded_decisions(harness.gtp.engine)
-    harness.ok("goengine-set playouts 200")
-    harness.ok("time_settings 60 0 0")  # absolute: about 1 s for a move on an empty 9x9
-    harness.ok("genmove b")
-    assert decisions[0].search.playouts == 200
-
-
-def test_goengine_set_playouts_replaces_a_start_up_budget():
-    """``goengine --playouts 5000`` then ``goengine-set playouts 200``: genmove runs 200.
-    (Before: it still ran 5000.)"""
-    harness = Harness(EngineConfig(search=SearchConfig(playouts=5000)))
-    decisions = recorded_decisions(harness.gtp.engine)
-    harness.ok("goengine-set playouts 200")
-    harness.ok("genmove b")
-    assert decisions[0].search.playouts == 200
 
 
 def test_file_names_keep_their_non_ascii_characters(tmp_path: Path):

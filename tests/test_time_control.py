@@ -184,17 +184,6 @@ def test_no_time_settings_means_no_limit_from_the_clock():
     assert engine.seconds_for_move(BLACK, engine.game.board) is None
 
 
-def test_time_settings_0_1_0_means_no_time_limit():
-    """GTP 2, time_settings: byo-yomi time with no stones means no limit (GoGui sends 0 1 0)."""
-    engine = Engine()
-    engine.clocks.start(time_settings_from_gtp(0, 1, 0))
-    assert engine.clocks.settings.kind == "none"
-    assert engine.seconds_for_move(BLACK, engine.game.board) is None
-    gtp = GtpEngine(Engine())
-    assert gtp.send("time_settings 0 1 0") == "=\n\n"
-    assert gtp.engine.seconds_for_move(WHITE, gtp.engine.game.board) is None
-
-
 def test_absolute_time_on_an_empty_9x9_is_spread_over_the_moves_fuego_expects():
     """81 empty points: (81 - 81/4) / 2 = 30.375 moves still to play (Fuego's estimate); 60 s less
     the reserve of 5 % (3 s) over them, less the margin: 1.83 s."""

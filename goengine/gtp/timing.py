@@ -46,11 +46,13 @@ class TimingCommands(CommandGroup):
         self.engine.clocks.report(color(args[0]), number(args[1]), integer(args[2]))
 
     def kgs_time_settings(self, args: list[str]) -> None:
-        """``kgs-time_settings none | absolute MAIN | byoyomi MAIN BYO PERIODS | canadian MAIN BYO STONES``."""
+        """``kgs-time_settings none | absolute MAIN | byoyomi MAIN BYO PERIODS | canadian MAIN BYO STONES``;
+        the periods and the stones are whole numbers, as in ``time_settings`` (a fraction is a
+        syntax error, never cut down)."""
         if not args:
             raise syntax_error()
         kind = args[0].lower()
-        nums = [number(a) for a in args[1:]]
+        nums = [number(a) for a in args[1:3]] + [integer(a) for a in args[3:]]
         if any(n < 0 for n in nums):
             raise syntax_error()
         if kind == "none" and not nums:
