@@ -206,6 +206,14 @@ def print_table(rows: list[dict], args: argparse.Namespace, load_before: list[fl
         )
 
 
+def prior_name(text: str) -> str:
+    """The prior called ``text`` or by an older name of it (``patterns``): its name today."""
+    try:
+        return priors.PRIORS.get_choice(text).name
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -235,7 +243,13 @@ def main(argv: list[str] | None = None) -> int:
         help="memory for the trees of one run (default 1024, the engine's default)",
     )
     parser.add_argument("--playout", default="uniform", choices=list(policies.POLICIES), help="playout policy")
-    parser.add_argument("--prior", default="none", choices=list(priors.PRIORS), help="prior knowledge")
+    parser.add_argument(
+        "--prior",
+        default="none",
+        type=prior_name,
+        metavar="NAME",
+        help=f"prior knowledge: {priors.PRIORS.names_help()}",
+    )
     parser.add_argument(
         "--parallel",
         default=parallel_search.DEFAULT_PARALLEL,
