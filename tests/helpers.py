@@ -62,6 +62,20 @@ SETTLED = """
     X X X O O
 """
 
+# A 9x9 board split by two walls, Black's on E and White's on F, with one white stone, B5, alone
+# in Black's area: dead, which the count must remove (Black 45 points with it gone, White 36).
+DEAD_STONE = """
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . O . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+"""
+
 
 # ---- a search clock that counts batches
 

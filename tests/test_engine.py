@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import set_up
+from helpers import DEAD_STONE, set_up
 
 from goengine import coords, rules
 from goengine.board import BLACK, PASS, WHITE
@@ -128,19 +128,6 @@ def test_no_move_searched_is_a_pass():
     engine = Engine(EngineConfig(size=5))
     decision = engine.decide(engine.game.board, SearchResult(), Budget(playouts=10))
     assert (decision.move, decision.reason) == (PASS, "no move searched")
-
-
-DEAD_STONE = """
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . O . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-"""
 
 
 def test_final_status_calls_a_lone_stone_in_the_opponent_area_dead():

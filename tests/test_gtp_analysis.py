@@ -181,3 +181,40 @@ def test_maxmoves_caps_the_moves_of_a_report():
         assert line.count("info move ") == 2
     assert kata_line(result, request_of([], True), vertex9, 9).count("info move ") > 2
     engine.close()
+
+
+# ---- streamed reports: one result each, consistent in itself
+
+
+def report_fields(line: str) -> tuple[list[tuple[str, int, list[str]]], int]:
+    """The moves of one kata-analyze report (vertex, visits, principal variation) and its
+    ``rootInfo`` visits."""
+    body, root = line.split(" rootInfo ")
+    moves = []
+    for part in body.split("info move ")[1:]:
+        words = part.split()
+        moves.append((words[0], int(words[words.index("visits") + 1]), words[words.index("pv") + 1 :]))
+    return moves, int(root.split()[1])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_each_streamed_report_is_one_result_consistent_in_itself(threads):
+    """``kata-genmove_analyze`` streams reports while its search runs (on two threads: the tree
+    changes under the report). Each line comes from one result: its rootInfo visits are the sum
+    of its moves' visits (every visited move is listed), its moves are in order of visits, and
+    each principal variation starts with its move; the reports' visits only grow."""
+    written = []
+    config = SearchConfig(playouts=6000, threads=threads, seed=4)
+    gtp = GtpEngine(Engine(EngineConfig(size=9, search=config)), write=written.append)
+    assert gtp.send("kata-genmove_analyze b 2 rootInfo true") == "\n"
+    lines = [line for text in written for line in text.splitlines() if line.startswith("info ")]
+    assert len(lines) >= 2 and "".join(written).count("\nplay ") == 1
+    seen = 0
+    for line in lines:
+        moves, root = report_fields(line)
+        assert root == sum(visits for _, visits, _ in moves), line[:200]
+        assert [v for _, v, _ in moves] == sorted((v for _, v, _ in moves), reverse=True)
+        assert all(pv[0] == vertex for vertex, _, pv in moves)
+        assert root >= seen
+        seen = root
+    gtp.engine.close()

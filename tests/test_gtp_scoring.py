@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import set_up
+from helpers import DEAD_STONE, set_up
 from sgfmill import sgf as sgfmill
 
 from goengine import coords, sgf
@@ -73,21 +73,8 @@ def test_format_score_writes_gtp_results():
     assert [format_score(x) for x in (3.5, -0.5, 0.0, 12.0)] == ["B+3.5", "W+0.5", "0", "B+12"]
 
 
-DEAD_STONES = """
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . O . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-"""
-
-
 def test_final_status_list_gives_one_chain_a_line_and_showboard_the_captures_and_komi():
-    engine = set_up(DEAD_STONES)
+    engine = set_up(DEAD_STONE)
     gtp = GtpEngine(engine)
     dead = gtp.send("final_status_list dead")
     assert dead == "= B5\n\n"

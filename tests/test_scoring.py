@@ -6,21 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import DEAD_STONE
 
 from goengine import coords, scoring
 from goengine.board import Board
-
-DEAD_STONE = """
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . O . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-    . . . . X O . . .
-"""
 
 
 def owner_map(board: Board, rule) -> np.ndarray:
