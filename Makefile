@@ -8,7 +8,7 @@ GNUGO  := /usr/games/gnugo
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT    := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: install gnugo sabaki lizzie test check bench match lint clean
+.PHONY: install gnugo sabaki lizzie test check bench tactics match lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,13 @@ check: lint
 bench: install
 	$(BIN)/python bench/playouts.py
 	$(BIN)/python bench/search.py
+
+# The tactical benchmark: GNU Go's regression tests that ask for a move, 8000 playouts a move, one
+# engine a core (bench/tactics.py; about half an hour on 2 cores). Run it again to resume; the table
+# alone: .venv/bin/python bench/tactics.py --report --out results/tactics
+TACTICS_ARGS ?=
+tactics: install
+	$(BIN)/python bench/tactics.py --out results/tactics $(TACTICS_ARGS)
 
 # The main job: a short 9x9 match against GNU Go level 10, then the result table.
 # Run it again to resume; remove results/make-match to start over.
