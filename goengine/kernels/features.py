@@ -410,7 +410,7 @@ def position_features(pts, meta, zobrist, model, spts, smeta, moves, codes, shap
         shapes[n] = shape_id(pts, meta, p, c, spiral, ring_end, zkeys, size_keys, table_keys, table_ids)
         n += 1
     moves[n] = PASS
-    codes[n] = tactical_code(pts, meta, zobrist, PASS, c, spts, smeta)
+    codes[n] = tactical_code(pts, meta, zobrist, np.int64(PASS), c, spts, smeta)  # typed: one compilation
     shapes[n] = NO_SHAPE
     return n + 1
 
