@@ -99,8 +99,19 @@ PRIORS = Registry(
                     low=0.0,
                     high=1.0,
                 ),
+                Param(
+                    "tactics",
+                    kprior.MODEL_TACTICS,
+                    0.0,
+                    "tactical_visits",
+                    "the unit of a quick reading's virtual games: a capture or a working escape of n stones wins "
+                    "x (2 + (n - 1) / 2), a caught ladder run or a bad self-atari loses x 1; 0 reads nothing",
+                    low=0.0,
+                    high=MAX_VISITS,
+                ),
             ),
-            "Coulom 2007 (generalised Bradley-Terry move model); Pachi uct/prior.c (sqrt(p) pattern prior)",
+            "Coulom 2007 (generalised Bradley-Terry move model); Pachi uct/prior.c (sqrt(p) pattern prior; "
+            "Pachi 11: the policy's tactical assessment beside it)",
             needs_move_model=True,
             aliases=("patterns",),  # its name until the move model's names said what it is
         ),

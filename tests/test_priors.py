@@ -340,3 +340,35 @@ def test_a_search_with_the_patterns_prior_reports_the_models_share_for_each_root
     assert best == max(children, key=lambda m: rated[m])  # the same favourite, renormalised
     given = search.root_prior()
     assert given[best][0] > given[min(shares, key=shares.get)][0]  # more virtual visits for it
+
+
+# ---- the move model's prior with a quick reading beside it (``tactics``)
+
+# Black to move. White's B7 C7 D7 have one liberty, E7: capturing there takes three stones.
+# Black's F3 G3 are in atari at H3 and extending there gives them three liberties: a working
+# escape of two stones. Black's B2 is in atari at B1, where White's A1 or C1 then catches it
+# against the edge: a run that fails. J9 would leave Black's H8 J8 J9 with one liberty, H9: a bad
+# self-atari of three stones.
+READING = """
+    . . . . . . . . .
+    . X X X . . O X X
+    X O O O . . . O O
+    . X X X . . . . .
+    . . . . . . . . .
+    . . . . . O O . .
+    . O . . O X X . .
+    O X O . . O O . .
+    . . . . . . . . .
+"""
+
+
+def test_the_quick_reading_adds_won_visits_by_the_stones_at_stake_and_lost_ones_for_caught_runs():
+    """With the model's weight at 0 and no even visits, only the reading shows, in units of
+    ``tactics`` (here 10): capturing n stones or saving n stones in atari by a working escape
+    wins 10 x (2 + (n - 1) / 2); running a caught ladder, or a bad self-atari, loses 10."""
+    board = Board.from_ascii(READING, to_move=BLACK)
+    params = PRIORS.array("movemodel", {"even": 0.0, "weight": 0.0, "tactics": 10.0})
+    got = given(prior_of(board, params, kprior.MOVE_MODEL))
+    assert got == {"E7": (30, 30.0), "H3": (25, 25.0), "B1": (10, 0.0), "J9": (10, 0.0)}
+    assert PRIORS.array("movemodel")[kprior.MODEL_TACTICS] == 0.0  # off unless asked for
+    assert given(prior_of(board, PRIORS.array("movemodel", {"even": 0.0, "weight": 0.0}), kprior.MOVE_MODEL)) == {}

@@ -27,7 +27,10 @@ assumed (``Search._root_stats``).
   the node's children) is at least ``min_p``, ``sqrt(p) * weight`` won visits: Pachi's pattern
   prior (``uct/prior.c``: sqrt(p) x 300 on 19x19 beside an even prior of 20), a form of Coulom's
   progressive bias that fades as real visits come. The square root damps the model's
-  overconfidence at the top (Pachi's calibration: its 90-100 % bucket hits 85 %).
+  overconfidence at the top (Pachi's calibration: its 90-100 % bucket hits 85 %). With
+  ``tactics`` above 0, what a quick reading says is added beside it (``_tactics``: captures and
+  working escapes by the stones at stake, caught ladders and bad self-ataris lost), as Pachi 11
+  adds its policy's assessment beside its patterns.
 
 PASS, under every prior but ``none``, is a child only when the game nears its end: the
 opponent has just passed, or at least ``size^2 / (7 - size / 5)`` moves have been played
@@ -45,7 +48,9 @@ from numba import njit
 from . import at
 from .board import (
     BLACK,
+    CHAIN,
     COLOR,
+    CSIZE,
     EMPTIES,
     EMPTY,
     LAST_MOVE,
@@ -59,10 +64,11 @@ from .board import (
     WHITE,
     W,
     area_score,
+    in_atari,
 )
 from .features import NO_SHAPE, move_score, shape_id, tactical_code
 from .mogo3x3 import matches
-from .tactics import captures_something, is_bad_self_atari, saves_chain_in_atari
+from .tactics import captures_something, escape_works, is_bad_self_atari, saves_chain_in_atari
 from .tree import MOVE, VISITS, WINS
 
 NONE = 0
@@ -79,9 +85,11 @@ PRIOR_PATTERN = 3  # won visits for a MoGo 3x3 pattern move
 PRIOR_SELF_ATARI = 4  # lost visits for a bad self-atari
 PRIOR_FIRST_LINE = 5  # lost visits for the first line with no stone within distance 2
 PRIOR_NEAR_LAST = 6  # won visits for a move within (Manhattan) distance 2 of the last move
-# ``patterns``' slots after the even visits
+# ``movemodel``'s slots after the even visits
 MODEL_WEIGHT = 1  # won visits for a move of probability 1 (sqrt(p) x this)
 MODEL_MIN_P = 2  # the probability below which a move gets the even visits only
+MODEL_TACTICS = 3  # the unit of the tactical visits (Pachi's eqex); 0: none
+TACTICS_MAX_STONES = 15  # a chain's size counts up to this many stones (Pachi's cap)
 
 MAX_UNSETTLED = 10  # PASS waits while this many empty points belong to nobody (Pachi's dame limit)
 SELF_ATARI_STONES = 1  # the prior's bad self-atari leaves more than one stone in atari
@@ -174,6 +182,51 @@ def _heuristic(params, patterns, pts, meta, zobrist, ti, tf, child):
 
 
 @njit(cache=True, _nrt=False)
+def _atari_stones(pts, meta, p, c):
+    """The stones of ``c``'s chains in atari next to ``p`` (``p`` their liberty), each chain once."""
+    w = meta[W]
+    total = 0
+    seen0 = np.int64(-1)
+    seen1 = np.int64(-1)
+    seen2 = np.int64(-1)
+    for q in (p - w, p - 1, p + 1, p + w):
+        if pts[COLOR, at(q)] != c:
+            continue
+        r = np.int64(pts[CHAIN, at(q)])
+        if r == seen0 or r == seen1 or r == seen2 or not in_atari(pts, r):
+            continue
+        total += pts[CSIZE, at(r)]
+        if seen0 < 0:
+            seen0 = r
+        elif seen1 < 0:
+            seen1 = r
+        else:
+            seen2 = r
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def _tactics(unit, pts, meta, zobrist, ti, tf, child, p, c):
+    """What a quick reading says of the move ``p``, as Pachi 11's policy prior
+    (``uct/prior.c``, its ``playout_moggy_assess`` terms) adds it beside its pattern knowledge, in
+    virtual games of ``unit`` (Pachi's eqex): a capture of n stones, or an extension that saves a
+    chain of n stones in atari (``escape_works``, ladders read), wins ``unit x (2 + (n - 1) / 2)``
+    (n counted up to TACTICS_MAX_STONES); an extension that does not save its chain (running a
+    ladder that is caught) and a bad self-atari (``is_bad_self_atari``: more than one stone) lose
+    ``unit``. The move model knows these moves' shapes and their tactical kind, but not the size
+    of what is at stake."""
+    captured = captures_something(pts, meta, p, c)
+    at_stake = _atari_stones(pts, meta, p, c)
+    if captured > 0 or (at_stake > 0 and escape_works(pts, meta, zobrist, p, c, np.bool_(True))):
+        n = min(max(captured, at_stake), TACTICS_MAX_STONES)
+        _add(ti, tf, child, unit * (2.0 + (n - 1) / 2.0) + 0.5, 1.0)  # rounded to whole visits
+    elif at_stake > 0:
+        _add(ti, tf, child, unit + 0.5, 0.0)
+    if is_bad_self_atari(pts, meta, p, c, np.float64(SELF_ATARI_STONES)):
+        _add(ti, tf, child, unit + 0.5, 0.0)
+
+
+@njit(cache=True, _nrt=False)
 def _patterns(params, model, pts, meta, zobrist, ti, tf, first, count, scratch):
     spiral, ring_end, zkeys, size_keys, table_keys, table_ids, weights, shape_scores = model
     spts, smeta, scores = scratch
@@ -196,12 +249,16 @@ def _patterns(params, model, pts, meta, zobrist, ti, tf, first, count, scratch):
     even = params[PRIOR_EVEN]
     weight = params[MODEL_WEIGHT]
     min_p = params[MODEL_MIN_P]
+    unit = params[MODEL_TACTICS]
     for k in range(count):
         child = first + k
         _add(ti, tf, child, even, 0.5)
         prob = scores[at(k)] / total
         if prob >= min_p:
             _add(ti, tf, child, np.sqrt(prob) * weight + 0.5, 1.0)  # rounded to whole visits
+        p = np.int64(ti[MOVE, at(child)])
+        if unit > 0 and p != PASS:
+            _tactics(unit, pts, meta, zobrist, ti, tf, child, p, c)
 
 
 @njit(cache=True, _nrt=False)
