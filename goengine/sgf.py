@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sgfmill import sgf, sgf_moves
+from sgfmill import sgf
 
 from goengine import coords, version
+from goengine.board import Board
 from goengine.kernels.board import BLACK, PASS, WHITE
 
 _COLOR = {"b": BLACK, "w": WHITE}
@@ -53,7 +54,8 @@ def load(path: str, move_number: int | None = None) -> SgfPosition:
 def parse(data: bytes) -> SgfPosition:
     """The game of one SGF text: size, komi, set-up stones, every move, the first player and the
     date (``DT``). ValueError (``bad SGF: ...``) for a text that is not a Go game we can play: not
-    SGF, another game (``GM``), a board size the kernels do not support, a point off the board.
+    SGF, another game (``GM``), a board size the kernels do not support, a point off the board,
+    set-up stones with a chain without liberties or after a move (``_setup_and_moves``).
     The moves' legality is the business of whoever replays them."""
     try:
         game = sgf.Sgf_game.from_bytes(data)
@@ -66,16 +68,47 @@ def parse(data: bytes) -> SgfPosition:
         raise ValueError(f"bad SGF: {err}") from None
     coords.check_size(size)
     try:
-        board, plays = sgf_moves.get_setup_and_moves(game)
+        stones, plays, first = _setup_and_moves(game)
     except ValueError as err:  # sgfmill says nothing of a point off the board
         raise ValueError(f"bad SGF: {str(err) or f'a move or set-up stone is off the {size}x{size} board'}") from None
-    setup = [(_COLOR[colour], coords.from_sgf(size, point)) for colour, point in board.list_occupied_points()]
+    if any(not (0 <= r < size and 0 <= c < size) for r, c in stones):
+        raise ValueError(f"bad SGF: a set-up stone is off the {size}x{size} board")
+    setup = [(_COLOR[colour], coords.from_sgf(size, point)) for point, colour in sorted(stones.items())]
+    try:
+        Board.from_stones(size, setup)
+    except ValueError:
+        raise ValueError("bad SGF: setup position not legal") from None  # a chain without liberties
     moves = [(_COLOR[colour], coords.from_sgf(size, move)) for colour, move in plays if colour in _COLOR]
-    first = root.get("PL") if root.has_property("PL") else None
     date = str(root.get("DT"))[:10] if root.has_property("DT") else ""
     position = SgfPosition(size, komi, setup, moves, BLACK, date, None if first is None else str(first).lower())
     position.to_move = _first_player(position)
     return position
+
+
+def _setup_and_moves(game) -> tuple[dict, list, str | None]:
+    """The main line's set-up stones (``(row, col) -> colour``), its moves (``(colour, (row, col)
+    or None)``) and its ``PL``. Set-up stones may come in any node before the first move (problem
+    files put them in the second node, as GNU Go's regression suite does), each node's ``AE``
+    clearing points and ``AB``/``AW`` placing stones in turn; ``PL`` is the last one given before
+    the first move. ValueError for set-up stones after a move (a position edited mid-game)."""
+    stones: dict = {}
+    plays: list = []
+    player = None
+    for node in game.get_main_sequence():
+        if node.has_setup_stones():
+            if plays:
+                raise ValueError("set-up stones after a move")
+            black, white, empty = node.get_setup_stones()
+            for point in empty:
+                stones.pop(point, None)
+            stones.update({point: "b" for point in black})
+            stones.update({point: "w" for point in white})
+        if not plays and node.has_property("PL"):
+            player = node.get("PL")
+        colour, move = node.get_move()
+        if colour is not None:
+            plays.append((colour, move))
+    return stones, plays, player
 
 
 def _first_player(position: SgfPosition) -> int:

@@ -206,3 +206,15 @@ def test_load_of_dumps_gives_back_the_position(tmp_path, komi):
     assert (position.size, position.komi) == (9, komi)
     assert sorted(position.setup) == sorted(setup)
     assert position.moves == moves
+
+
+def test_set_up_stones_in_nodes_before_the_first_move_are_the_starting_position():
+    """Problem files (GNU Go's regression suite among them) put AB/AW in the second node, with
+    PL there too; each node's AE clears points before its stones are placed."""
+    position = sgf.parse(b"(;FF[4]GM[1]SZ[9];AB[aa][bb]AW[cc]PL[W];AE[aa]AB[dd];W[ee];B[ff])")
+    names = {(c, coords.to_gtp(9, p)) for c, p in position.setup}
+    assert names == {(BLACK, "B8"), (WHITE, "C7"), (BLACK, "D6")}
+    assert [coords.to_gtp(9, p) for _, p in position.moves] == ["E5", "F4"]
+    assert position.to_move == WHITE  # PL of the set-up node
+    with pytest.raises(ValueError, match="set-up stones after a move"):
+        sgf.parse(b"(;FF[4]GM[1]SZ[9];B[ee];AW[aa])")
