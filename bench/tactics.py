@@ -201,8 +201,16 @@ def print_table(head: list[str], body: list[list[str]], markdown: bool) -> None:
         print("  ".join(text.ljust(w) for text, w in zip(row, widths, strict=True)).rstrip())
 
 
-def report(records: list[dict], skipped: Counter, args: argparse.Namespace) -> None:
-    before = load_records(args.compare / "tests.jsonl") if args.compare else None
+def with_families(records: list[dict], tests: list[RegressionTest]) -> list[dict]:
+    """The records with each test's family as the suite says it now (the families can be refined
+    without playing a test again; a test the suite no longer has keeps its recorded one)."""
+    family = {t.name: t.family for t in tests}
+    return [{**r, "family": family.get(r["test"], r["family"])} for r in records]
+
+
+def report(records: list[dict], skipped: Counter, args: argparse.Namespace, tests: list[RegressionTest]) -> None:
+    records = with_families(records, tests)
+    before = with_families(load_records(args.compare / "tests.jsonl"), tests) if args.compare else None
     if args.json:
         for family, halves in tally(records).items():
             print(json.dumps({"family": family, **{h: dict(c) for h, c in halves.items()}}, sort_keys=True))
@@ -246,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     if not records:
         print(f"no tests in {path}", file=sys.stderr)
         return 1
-    report(records, skipped, args)
+    report(records, skipped, args, tests)
     return 0
 
 

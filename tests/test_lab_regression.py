@@ -98,11 +98,23 @@ def test_an_answer_passes_when_the_pattern_matches_it_whole_or_with_a_bang_does_
     assert judge(pattern, answer) is passes
 
 
-def test_the_families_come_from_the_file_names():
+def test_the_families_come_from_the_file_names_or_the_maintainers_tag_of_a_fight():
     assert family_of("semeai.tst") == "capturing races"
     assert family_of("bench/regression/seki.tst") == "seki"
     assert family_of("goengine-life-and-death.tst") == "life and death"
     assert family_of("nngs3.tst") == WHOLE_BOARD
+    assert family_of("nngs3.tst", "OWL_TUNING") == "life and death"
+    assert family_of("trevor.tst", "OWL_TUNING+KO") == "life and death"  # the first word decides
+    assert family_of("trevor.tst", "KO_THREATS") == "ko"
+    assert family_of("9x9.tst", "FUSEKI_STRATEGY") == "9x9"  # strategy leaves the file's family
+
+
+def test_a_category_tag_belongs_to_the_next_test_only(tmp_path):
+    path = tmp_path / "nngs.tst"
+    path.write_text("# CATEGORY=SEMEAI\nloadsgf a.sgf\n1 reg_genmove black\n#? [A1]\n2 reg_genmove white\n#? [B1]\n")
+    first, second = parse_file(path).tests
+    assert (first.category, first.family) == ("SEMEAI", "capturing races")
+    assert (second.category, second.family) == ("", WHOLE_BOARD)
 
 
 def test_the_held_out_half_is_fixed_and_about_half_of_the_suite():

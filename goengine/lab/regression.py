@@ -62,13 +62,35 @@ FAMILIES = {
 }
 WHOLE_BOARD = "whole board"
 
+# GNU Go's maintainers tagged some tests with what they exercise (``#CATEGORY=OWL_TUNING`` in a
+# comment before the test): where a tag names a kind of fight, it decides the family, whatever
+# the file. The first word of the tag that starts one of these prefixes wins; tags of strategy,
+# patterns and evaluation leave the file's family.
+CATEGORY_FAMILIES = (
+    ("SEMEAI", "capturing races"),
+    ("KO", "ko"),
+    ("OWL", "life and death"),
+    ("OPTICS", "life and death"),
+    ("TACTICAL", "tactics"),
+    ("READING", "tactics"),
+    ("ATARI_ATARI", "tactics"),
+    ("CONNECTION", "connection"),
+    ("BLUNDER", "blunders"),
+    ("ENDGAME", "endgame"),
+)
 
-def family_of(file: str) -> str:
-    """The family of a ``.tst`` file (by its name; ``goengine-FAMILY.tst`` files of our own name
-    theirs: ``goengine-ko.tst`` is ``ko``)."""
+
+def family_of(file: str, category: str = "") -> str:
+    """The family of a test of ``file`` tagged ``category``: the kind of fight its tag names
+    (CATEGORY_FAMILIES), else its file's (by name: FAMILIES; ``goengine-FAMILY.tst`` files of our
+    own name theirs, ``goengine-ko.tst`` being ``ko``)."""
     name = Path(file).name
     if name.startswith("goengine-"):
         return name[len("goengine-") : -len(".tst")].replace("-", " ")
+    for word in re.split(r"[^A-Z_]+", category.upper()):
+        for prefix, family in CATEGORY_FAMILIES:
+            if word.startswith(prefix):
+                return family
     return FAMILIES.get(name, WHOLE_BOARD)
 
 
@@ -82,7 +104,8 @@ def held_out(file: str, number: int) -> bool:
 class RegressionTest:
     """One test: ``file`` and ``number`` name it; ``setup`` the GTP commands that build its
     position from scratch; ``color`` asked to move; ``pattern`` (``!`` in front: must not match)
-    the answers that pass; ``gnugo_failed`` when the suite marks the test as failed by GNU Go."""
+    the answers that pass; ``gnugo_failed`` when the suite marks the test as failed by GNU Go;
+    ``category`` the maintainers' ``#CATEGORY=`` tag before it, if any."""
 
     file: str
     number: int
@@ -90,6 +113,7 @@ class RegressionTest:
     color: str
     pattern: str
     gnugo_failed: bool = False
+    category: str = ""
 
     @property
     def name(self) -> str:
@@ -97,7 +121,7 @@ class RegressionTest:
 
     @property
     def family(self) -> str:
-        return family_of(self.file)
+        return family_of(self.file, self.category)
 
     @property
     def held_out(self) -> bool:
@@ -114,6 +138,7 @@ class ParsedFile:
 
 
 _EXPECTED = re.compile(r"#\?\s*\[(?P<pattern>.*)\](?P<star>\*?)")
+_CATEGORY = re.compile(r"#\s*CATEGORY\s*=\s*(?P<category>.*)")
 
 
 def parse_file(path: Path) -> ParsedFile:
@@ -122,8 +147,12 @@ def parse_file(path: Path) -> ParsedFile:
     test without its ``#?`` line or an unreadable one)."""
     parsed = ParsedFile()
     setup: list[str] = []
+    category = ""
     lines = path.read_text(encoding="latin-1").splitlines()
     for i, raw in enumerate(lines):
+        tag = _CATEGORY.match(raw)
+        if tag:
+            category = tag["category"].strip()
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -156,8 +185,9 @@ def parse_file(path: Path) -> ParsedFile:
         if match is None or not args:  # gg_genmove may add a random seed after the colour
             raise ValueError(f"{path}:{i + 1}: test {number} has no readable '#? [PATTERN]' line after it")
         parsed.tests.append(
-            RegressionTest(path.name, number, tuple(setup), args[0], match["pattern"], match["star"] == "*")
+            RegressionTest(path.name, number, tuple(setup), args[0], match["pattern"], match["star"] == "*", category)
         )
+        category = ""  # a tag is the next test's
     return parsed
 
 
