@@ -19,8 +19,10 @@ run, with the reason; neither is a failure.
 Every finished test is appended to ``OUT/tests.jsonl`` at once (the engine's command and version
 in each record), so the same command resumes a stopped run and plays only what is missing; a
 folder never mixes two engine commands. ``--jobs`` engine processes run at once (default: the
-cores), each with one search thread (``--threads 1`` is added to a goengine command that gives
-none). The default engine is this Python's goengine at ``--playouts 8000``.
+cores). The default engine is this Python's goengine with one search thread at ``--playouts
+8000`` and ``--resign-threshold 0`` (a test asks for a move: in a lost position a resignation
+would hide it). An engine that knows ``goengine-set`` gets each test's own seed before it, so a
+test's answer does not depend on which tests the process ran before it.
 """
 
 from __future__ import annotations
@@ -81,6 +83,8 @@ def engine_command(args: argparse.Namespace) -> list[str]:
         "1",
         "--playouts",
         str(args.playouts),
+        "--resign-threshold",
+        "0",
         *shlex.split(args.config),
     ]
 
@@ -112,6 +116,7 @@ def play(tests: list[RegressionTest], command: list[str], args: argparse.Namespa
     def worker() -> None:
         client = None
         version = ""
+        seeded = False
         while True:
             try:
                 test = todo.get_nowait()
@@ -122,11 +127,12 @@ def play(tests: list[RegressionTest], command: list[str], args: argparse.Namespa
                     try:
                         client = GtpClient(command, timeout=args.timeout)
                         version = client.send("version")
+                        seeded = client.send("known_command goengine-set") == "true"
                     except GtpClientError as error:
                         with lock:
                             failures.append(f"cannot start {shlex.join(command)}: {error}")
                         return
-                record = run_test(client, test, args.suite, timeout=args.timeout)
+                record = run_test(client, test, args.suite, timeout=args.timeout, seeded=seeded)
                 if not record.pop("engine_failed", False) or attempt == 2:
                     break
                 client.close()

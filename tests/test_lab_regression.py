@@ -19,6 +19,7 @@ from goengine.lab.regression import (
     family_of,
     held_out,
     judge,
+    seed_of,
     load_suite,
     parse_file,
     run_test,
@@ -187,6 +188,21 @@ def test_a_test_from_an_empty_board_gets_a_board_of_19_first(tmp_path):
     assert record["passed"] is True
 
 
+def test_a_seeded_test_gets_its_own_seed_whatever_ran_before_it(tmp_path):
+    """Each test's seed is set before it (``seed_of``, from its name), so a test run after
+    another gives the answer it gives alone."""
+    write_suite(tmp_path)
+    first, second, _ = load_suite(tmp_path)[0]
+    with engine() as client:
+        alone = run_test(client, first, tmp_path, seeded=True)
+        run_test(client, second, tmp_path, seeded=True)
+        again = run_test(client, first, tmp_path, seeded=True)
+        page = client.send("goengine-params")
+    assert alone["answer"] == again["answer"]
+    assert f"random_seed {seed_of(first.name)}" in page
+    assert seed_of(first.name) != seed_of(second.name) and 0 <= seed_of(first.name) < 2**31
+
+
 @pytest.mark.slow
 def test_the_command_records_resumes_reports_and_refuses_another_engine(tmp_path):
     write_suite(tmp_path / "suite")
@@ -196,7 +212,7 @@ def test_the_command_records_resumes_reports_and_refuses_another_engine(tmp_path
     assert first.returncode == 0, first.stderr
     records = [json.loads(line) for line in (out / "tests.jsonl").read_text().splitlines()]
     assert {r["test"] for r in records} == {"tactics.tst:1", "tactics.tst:2", "tactics.tst:3"}
-    assert all("--playouts 300" in r["engine"] and r["version"].startswith("0.") for r in records)
+    assert all("--playouts 300 --resign-threshold 0" in r["engine"] and r["version"].startswith("0.") for r in records)
     again = subprocess.run([*base, "--playouts", "300"], capture_output=True, text=True, timeout=300)
     assert "3 tests already" in again.stdout and "playing 0" in again.stdout
     assert len((out / "tests.jsonl").read_text().splitlines()) == 3

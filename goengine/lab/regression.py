@@ -94,6 +94,12 @@ def family_of(file: str, category: str = "") -> str:
     return FAMILIES.get(name, WHOLE_BOARD)
 
 
+def seed_of(name: str) -> int:
+    """A seed of the test's own (from the SHA-256 of its name, below 2^31): set before each test,
+    it makes an engine's answer the same whatever ran before it in the process, in any order."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big") >> 1
+
+
 def held_out(file: str, number: int) -> bool:
     """Whether the test is in the held-out half: a fixed split by the SHA-256 of ``FILE:NUMBER``
     (its lowest bit), the same on every machine and for every version of the suite."""
@@ -200,10 +206,14 @@ def judge(pattern: str, answer: str) -> bool:
     return matched != negate
 
 
-def run_test(client: GtpClient, test: RegressionTest, folder: Path, timeout: float | None = None) -> dict:
+def run_test(
+    client: GtpClient, test: RegressionTest, folder: Path, timeout: float | None = None, seeded: bool = False
+) -> dict:
     """Build the test's position on the engine (``boardsize 19`` and ``clear_board`` first when
     the file starts from an empty board; ``loadsgf`` paths are relative to ``folder``, as GNU Go
-    runs the suite) and ask for the move. The record: the test's name, family and half, the
+    runs the suite) and ask for the move. With ``seeded`` (an engine that knows
+    ``goengine-set``), the test's own seed (``seed_of``) is set first, so its answer does not
+    depend on the tests before it. The record: the test's name, family and half, the
     pattern, the answer and whether it passed, the seconds the move took; or ``error`` (and the
     command refused, ``error_command``) when the position could not be built (a missing file, a
     board size the engine lacks): such a test is counted apart, never as a pass or a failure."""
@@ -217,6 +227,8 @@ def run_test(client: GtpClient, test: RegressionTest, folder: Path, timeout: flo
     setup = list(test.setup)
     if not setup or not setup[0].startswith(RESETS):
         setup = ["boardsize 19", "clear_board", *setup]
+    if seeded:
+        setup.insert(0, f"goengine-set seed {seed_of(test.name)}")
     try:
         for command in setup:
             word, *args = command.split()
