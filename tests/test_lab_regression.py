@@ -19,10 +19,10 @@ from goengine.lab.regression import (
     family_of,
     held_out,
     judge,
-    seed_of,
     load_suite,
     parse_file,
     run_test,
+    seed_of,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
