@@ -91,6 +91,14 @@ POLICIES = Registry(
                     "escapes into a ladder are not played",
                     flag=True,
                 ),
+                _probability(
+                    "two_libs",
+                    kpolicy.HEAVY_TWO_LIBS,
+                    0.0,
+                    "two_liberty_fights",
+                    "probability of answering the last move in a fight of two liberties: a safe atari on the "
+                    "opponent's chain, or an extension of ours to three liberties",
+                ),
             ),
             "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; Pachi playout/moggy.c",
         ),

@@ -226,6 +226,48 @@ def neighbours_of(grid, r, c):
     }
 
 
+# White's E5 (the last move) and E6 have two liberties, E4 and E7: Black's atari on either
+# leaves Black's stone three liberties, a safe atari.
+WHITE_TWO_LIBERTIES = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X O X . . .
+    . . . X . X . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+# White's F5 (the last move) leaves Black's D5 E5 with two liberties, D6 and E6: an extension
+# on either gives them three.
+BLACK_TWO_LIBERTIES = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . O X X . . . .
+    . . . O O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+@pytest.mark.parametrize(
+    ("diagram", "last", "answers"),
+    [
+        (WHITE_TWO_LIBERTIES, (4, 4), {(2, 4), (5, 4)}),  # E5 played: ataris at E7 and E4
+        (BLACK_TWO_LIBERTIES, (4, 5), {(3, 3), (3, 4)}),  # F5 played: extensions at D6 and E6
+    ],
+    ids=["safe-atari", "extension"],
+)
+def test_two_liberty_fights_answer_the_last_move_with_a_safe_atari_or_an_extension(diagram, last, answers):
+    board = position(diagram, last, WHITE)
+    assert set(draw_moves(board, heavy_params(two_libs=1), 300)) == answers
+    assert POLICIES.array("heavy")[kpolicy.HEAVY_TWO_LIBS] == 0.0  # off unless asked for
+
+
 def test_pattern_move_plays_the_one_pattern_next_to_the_last_move():
     board = position(PATTERN, (6, 4), WHITE)
     grid = naive.from_diagram(str(board))

@@ -21,6 +21,8 @@ Each rule is tried with its probability (a parameter); the first that yields a m
 2. atari escape: one of our chains next to the last move is in atari: capture an opponent chain
    in atari next to it, or extend on its liberty when that gives three liberties, or two and no
    ladder (``tactics.ladder_captures``);
+   2b. (off by default: ``two_libs``) two-liberty fights at the last move: atari an opponent
+   chain of two liberties safely, or extend one of ours to three (``two_liberty_move``);
 3. patterns: an empty neighbour (of the eight) of the last move that matches a MoGo 3x3 pattern;
 4. nakade: the middle of a three-point eye space next to the last move;
 5. capture anywhere: any opponent chain in atari on the board;
@@ -51,7 +53,14 @@ from .board import (
 )
 from .mogo3x3 import matches
 from .rng import rand_below, rand_float
-from .tactics import atari_liberty, escape_works, is_bad_self_atari, nakade_point
+from .tactics import (
+    atari_liberty,
+    chain_liberties,
+    escape_works,
+    is_bad_self_atari,
+    liberties_after,
+    nakade_point,
+)
 
 UNIFORM = 0
 HEAVY = 1
@@ -66,6 +75,7 @@ HEAVY_CAPTURE_ANY = 4  # ... rule 5
 HEAVY_SELF_ATARI = 5  # probability of rejecting a bad self-atari drawn at random
 HEAVY_SELF_ATARI_STONES = 6  # the largest chain a self-atari may leave in atari
 HEAVY_LADDERS = 7  # 1: escapes are checked for ladders
+HEAVY_TWO_LIBS = 8  # probability of trying rule 2b (two-liberty fights); 0: never
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -182,6 +192,50 @@ def atari_escape(pts, meta, zobrist, c, rng, last, read_ladders):
 
 
 @njit(cache=True, _nrt=False)
+def two_liberty_move(pts, meta, c, rng, last):
+    """A move in a fight of two liberties at the last move, or PASS: for each chain that holds or
+    touches the last move and has exactly two liberties, one of them, if for the opponent's chain
+    it is an atari after which our stone keeps two liberties (not a self-atari), and for ours an
+    extension to three liberties or more. A simple form of Pachi's ``tactics/2lib.c`` and of
+    Fuego's LowLib rule (``GoUctPlayoutPolicy``), which races and escapes emerge from
+    (``../shared/tactics_notes.md`` sections 2 and 3)."""
+    w = meta[W]
+    move = np.int64(PASS)
+    seen = 0
+    r0 = np.int64(-1)
+    r1 = np.int64(-1)
+    r2 = np.int64(-1)
+    r3 = np.int64(-1)
+    for q in (last, last - w, last - 1, last + 1, last + w):
+        colour = pts[COLOR, at(q)]
+        if colour != 1 and colour != 2:
+            continue
+        r = np.int64(pts[CHAIN, at(q)])
+        if r == r0 or r == r1 or r == r2 or r == r3:
+            continue
+        if r0 < 0:
+            r0 = r
+        elif r1 < 0:
+            r1 = r
+        elif r2 < 0:
+            r2 = r
+        else:
+            r3 = r
+        n, l0, l1, _l2 = chain_liberties(pts, meta, r, np.int64(3))
+        if n != 2:
+            continue
+        need = 3 if colour == c else 2
+        for lib in (np.int64(l0), np.int64(l1)):
+            if not is_playable(pts, meta, lib, c):
+                continue
+            libs, _size, _captured = liberties_after(pts, meta, lib, c, np.int64(3))
+            if libs >= need:
+                seen += 1
+                move = _pick(rng, seen, move, lib)
+    return move
+
+
+@njit(cache=True, _nrt=False)
 def pattern_move(pts, meta, patterns, c, rng, last, max_stones):
     """An empty neighbour (of eight) of ``last`` matching a pattern of ``patterns``, playable
     and no bad self-atari, or PASS."""
@@ -261,6 +315,10 @@ def heavy_move(params, patterns, pts, meta, zobrist, c, rng):
                 return m
         if rand_float(rng) < params[HEAVY_ESCAPE]:
             m = atari_escape(pts, meta, zobrist, c, rng, last, params[HEAVY_LADDERS] != 0.0)
+            if m != PASS:
+                return m
+        if params[HEAVY_TWO_LIBS] > 0.0 and rand_float(rng) < params[HEAVY_TWO_LIBS]:
+            m = two_liberty_move(pts, meta, c, rng, last)
             if m != PASS:
                 return m
         if rand_float(rng) < params[HEAVY_PATTERN]:
