@@ -221,7 +221,9 @@ def two_liberty_move(pts, meta, c, rng, last):
             r2 = r
         else:
             r3 = r
-        n, l0, l1, _l2 = chain_liberties(pts, meta, r, np.int64(3))
+        # typed as the other callers call it (the chain's root read from its row, the limit 3),
+        # so the kernel is compiled once
+        n, l0, l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)
         if n != 2:
             continue
         need = 3 if colour == c else 2
