@@ -564,8 +564,9 @@ class Search:
         from OWNERSHIP_PLAYOUTS playouts of the search's policy instead."""
         color = job.board.to_move
         sign = 1.0 if color == BLACK else -1.0
-        stats = self._root_stats()
-        shares = self.root_policy()
+        given = self.root_prior()  # read once: the stats take it out, the shares are made of it
+        stats = self._root_stats(given)
+        shares = self.root_policy(given)
         pv_moves = np.zeros(PV_LENGTH, dtype=np.int32)
         tree = self.trees[0]
         first, count = int(tree.ti[kt.FIRST, 0]), int(tree.ti[kt.NCHILD, 0])
@@ -606,10 +607,11 @@ class Search:
             parent_visits=int(tree.ti[kt.VISITS, 0]),
         )
 
-    def _root_stats(self) -> list[MoveStats]:
+    def _root_stats(self, given: dict[int, tuple[int, float]] | None = None) -> list[MoveStats]:
         """The root's moves, summed over the trees, most visited first: what was searched, the
-        prior's virtual visits and wins (``root_prior``) counted apart. Each tree's root children
-        are copied at once, so the figures of a move hang together while other threads search."""
+        prior's virtual visits and wins (``root_prior``, or ``given`` when the caller read it)
+        counted apart. Each tree's root children are copied at once, so the figures of a move hang
+        together while other threads search."""
         merged: dict[int, list] = {}
         for tree in self.trees:
             first, count = int(tree.ti[kt.FIRST, 0]), int(tree.ti[kt.NCHILD, 0])
@@ -623,7 +625,7 @@ class Search:
                 for i, x in enumerate(figures):
                     s[i] += x
         expanded = sum(1 for tree in self.trees if tree.ti[kt.NCHILD, 0] > 0)
-        prior = self.root_prior()
+        prior = self.root_prior() if given is None else given
         stats = []
         for m, (visits, wins, area, avisits, awins) in merged.items():
             pv, pw = prior.get(m, (0, 0.0))
@@ -660,17 +662,18 @@ class Search:
         )
         return {int(ti[kt.MOVE, k]): (int(ti[kt.VISITS, k]), float(tf[kt.WINS, k])) for k in range(1, count + 1)}
 
-    def root_policy(self) -> dict[int, float]:
-        """What the prior makes of each root move, as a share summing to 1: with ``patterns``,
+    def root_policy(self, given: dict[int, tuple[int, float]] | None = None) -> dict[int, float]:
+        """What the prior makes of each root move, as a share summing to 1: with ``movemodel``,
         the move model's probability of each root child (over the root's children, as the prior
-        sees it); with another prior, each child's share of the virtual visits it gave; empty
-        without a prior or a search."""
+        sees it); with another prior, each child's share of the virtual visits it gave
+        (``root_prior``, or ``given`` when the caller read it); empty without a prior or a
+        search."""
         if priors.PRIORS[self.config.prior].needs_move_model and self._root is not None:
             tree = self.trees[0]
             children = {int(tree.ti[kt.MOVE, ch]) for ch in tree.children(0)}
             rated = [(m, p) for m, p in movemodel.shipped().rate_position(*self._root) if m in children]
             total = sum(p for _, p in rated)
             return {m: p / total for m, p in rated} if total > 0 else {}
-        given = self.root_prior()
+        given = self.root_prior() if given is None else given
         total = sum(visits for visits, _ in given.values())
         return {m: visits / total for m, (visits, _) in given.items()} if total > 0 else {}
