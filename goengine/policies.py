@@ -99,8 +99,18 @@ POLICIES = Registry(
                     "probability of answering the last move in a fight of two liberties: a safe atari on the "
                     "opponent's chain, or an extension of ours to three liberties",
                 ),
+                Param(
+                    "self_atari_redirect",
+                    kpolicy.HEAVY_SELF_ATARI_REDIRECT,
+                    0.0,
+                    "redirect_self_atari",
+                    "a rejected bad self-atari is played on the other liberty of a two-liberty chain next to it "
+                    "instead, when that is safe (Pachi's selfatari_cousin)",
+                    flag=True,
+                ),
             ),
-            "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; Pachi playout/moggy.c",
+            "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; "
+            "Pachi playout/moggy.c, tactics/selfatari.c",
         ),
     ),
     MAX_PARAMS,

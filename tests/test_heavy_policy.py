@@ -37,6 +37,7 @@ ALL_OFF = {
     "self_atari": 0,
     "self_atari_stones": 1,
     "ladders": 1,
+    "self_atari_redirect": 0,
 }
 
 
@@ -422,6 +423,56 @@ def test_random_move_refuses_a_two_stone_self_atari_but_not_with_max_stones_two(
     k = len(playable(board, BLACK))
     got = draw_moves(board, heavy_params(self_atari=1, self_atari_stones=2), n)[(3, 4)]
     assert got > n / k - 4 * math.sqrt(n / k)
+
+
+# Black's (3, 3) would leave Black's (3, 1) (3, 2) in atari at (3, 0) and capture nothing: a bad
+# self-atari. Next to it, White's lone (3, 4) has two liberties, (3, 3) and (3, 5), and so has
+# Black's chain, (3, 3) and (3, 0).
+SELF_ATARI_BESIDE_TWO_CHAINS = """
+. . . . . . .
+. . . . . . .
+. O O O X . .
+. X X . O . .
+. O O O X . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def cousin(board, p, seed=1):
+    """``self_atari_cousin`` for Black's bad self-atari at ``p`` (row, col), as (row, col) or None."""
+    rng = new_state(seed)
+    q = coords.point(board.size, *p)
+    m = kpolicy.self_atari_cousin(board.pts, board.meta, np.int64(q), np.int64(BLACK), rng, 1.0)
+    return None if m == PASS else coords.row_col(board.size, m)
+
+
+def test_a_self_atari_is_redirected_to_the_opponents_other_liberty_before_our_own():
+    board = position(SELF_ATARI_BESIDE_TWO_CHAINS)
+    assert kpolicy.is_bad_self_atari(board.pts, board.meta, np.int64(coords.point(7, 3, 3)), np.int64(BLACK), 1.0)
+    # White's outside liberty, never Black's own (3, 0), whatever the draw
+    assert {cousin(board, (3, 3), seed) for seed in range(1, 40)} == {(3, 5)}
+
+
+def test_a_self_atari_is_redirected_to_our_chains_other_liberty_when_that_is_safe():
+    board = position(FIVE_STONE_SELF_ATARI)
+    assert cousin(board, (2, 5)) == (1, 4)  # the five stones extend to two liberties instead
+    blocked = position(FIVE_STONE_SELF_ATARI.replace("\n. . . . . . . . .\n", "\n. . . . O . . . .\n", 1))
+    assert cousin(blocked, (2, 5)) is None  # (1, 4) would be a bad self-atari too: no move
+
+
+def test_a_rejected_self_atari_is_played_on_its_cousin_only_with_redirect():
+    board = position(FIVE_STONE_SELF_ATARI)
+    n = 4000
+    k = len(playable(board, BLACK))
+    plain = draw_moves(board, heavy_params(self_atari=1), n)
+    redirected = draw_moves(board, heavy_params(self_atari=1, self_atari_redirect=1), n)
+    assert plain[(2, 5)] == redirected[(2, 5)] == 0
+    # (1, 4) is drawn for itself, and with redirect also whenever (2, 5) is drawn: twice as often
+    expected = n / (k - 1)
+    assert abs(plain[(1, 4)] - expected) < 4 * math.sqrt(expected)
+    assert abs(redirected[(1, 4)] - 2 * expected) < 4 * math.sqrt(2 * expected)
+    assert POLICIES.array("heavy")[kpolicy.HEAVY_SELF_ATARI_REDIRECT] == 0.0  # off unless asked for
 
 
 # ---- probabilities
