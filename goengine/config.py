@@ -152,6 +152,12 @@ SETTINGS: tuple[Setting, ...] = (
         "ponder", bool, 0, 1, "ponder", "--ponder",
         "think on the opponent's time: after each move, search on until the next command", keeps_tree=True,
     ),
+    Setting(
+        "extend_time", float, 0.0, 10.0, "time_extension", "--extend-time",
+        "under a clock: a move may think up to 1 + this times its planned main time while its search is "
+        "unsure, and stops before its planned time once the runner-up cannot catch up (0: the planned time)",
+        keeps_tree=True,
+    ),
 )  # fmt: skip
 
 
@@ -204,7 +210,9 @@ class SearchConfig:
     ``resign_threshold``: resign when the best move's win rate is below it after
     ``resign_min_visits`` root visits, or half the playout budget when that is less (0 never
     resigns). ``ponder``: after each move of the game, search on for the opponent's reply until
-    the next command (``Engine.start_pondering``). ``reuse_tree``: keep the subtree of the moves
+    the next command (``Engine.start_pondering``). ``extend_time``: under a game clock, how far a
+    move's search may run past its planned time while it is unsure, and whether it may stop
+    before it (``time_control.StopRule``; 0: exactly the planned time). ``reuse_tree``: keep the subtree of the moves
     played; ``batch``: iterations per call into the kernels. The ranges are in ``SETTINGS``.
     """
 
@@ -229,6 +237,7 @@ class SearchConfig:
     resign_threshold: float = 0.1
     resign_min_visits: int = 1000
     ponder: bool = False
+    extend_time: float = 0.0
     reuse_tree: bool = True
     batch: int = 128
 

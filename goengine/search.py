@@ -295,6 +295,8 @@ class Search:
         self.config = config or SearchConfig()
         self._position: tuple | None = None  # (size, komi, moves, first hash, to move) of the roots
         self._root: tuple[np.ndarray, np.ndarray] | None = None  # the root position's (pts, meta)
+        self._prior_read: tuple | None = None  # (root, children, root_prior's answer): one reading a root
+        self._run_visits = 0  # the root's visits when the running (or last) search began
         self._interrupt = False
         self._pool: ThreadPoolExecutor | None = None
         self._build()
@@ -389,7 +391,7 @@ class Search:
         shares = [None] * threads
         if playouts is not None:
             shares = [playouts // threads + (1 if k < playouts % threads else 0) for k in range(threads)]
-        before = self._root_visits()
+        before = self._run_visits = self._root_visits()
         trees = [self.trees[0 if self.shared else k] for k in range(threads)]
         # who owns each point at the iterations' ends: into each tree's own array, and in a
         # shared tree the other threads' into arrays of their own, added in afterwards
@@ -633,16 +635,28 @@ class Search:
             stats.append(MoveStats(m, visits - pv, wins - pw, area, avisits, awins, pv, pw))
         return sorted(stats, key=lambda s: (-s.visits, -s.winrate, s.move))
 
+    def root_leaders(self) -> tuple[tuple[int, float], tuple[int, float], int]:
+        """The searched visits and win rate of the root's most visited move and of the runner-up
+        ((0, 0.0) when there is none), and the playouts of the running (or last) search: what a
+        clock's stop rule reads (``time_control.StopRule``), asked while the search runs."""
+        stats = self._root_stats()
+        leaders = [(s.visits, s.winrate) for s in stats[:2]] + [(0, 0.0)] * 2
+        return leaders[0], leaders[1], self._root_visits() - self._run_visits
+
     def root_prior(self) -> dict[int, tuple[int, float]]:
         """``move -> (virtual visits, virtual wins)`` that the prior gives each of the root's
         children in one tree; empty with the prior ``none``. The tree does not store them: a prior
         is a function of the position (``kernels.prior``), so they are recomputed here from the
-        root position, by the kernel the expansion called, on fresh counts."""
+        root position, by the kernel the expansion called, on fresh counts; once a root and its
+        children, since a search reads them again and again (results, its stop rule)."""
         settings, params = self.kernel.settings, self.kernel.params
         tree = self.trees[0]
         count = int(tree.ti[kt.NCHILD, 0])
         if settings[ksearch.PRIOR] == kprior.NONE or self._root is None or count == 0:
             return {}
+        read = self._prior_read
+        if read is not None and read[0] is self._root and read[1] == count:
+            return dict(read[2])
         first = int(tree.ti[kt.FIRST, 0])
         ti, tf, _ = kt.new_tree(count + 1)
         ti[kt.MOVE, 1:] = tree.ti[kt.MOVE, first : first + count]
@@ -660,7 +674,9 @@ class Search:
             np.int64(count),
             ksearch.prior_scratch(pts.shape[1]),
         )
-        return {int(ti[kt.MOVE, k]): (int(ti[kt.VISITS, k]), float(tf[kt.WINS, k])) for k in range(1, count + 1)}
+        given = {int(ti[kt.MOVE, k]): (int(ti[kt.VISITS, k]), float(tf[kt.WINS, k])) for k in range(1, count + 1)}
+        self._prior_read = (self._root, count, given)
+        return dict(given)
 
     def root_policy(self, given: dict[int, tuple[int, float]] | None = None) -> dict[int, float]:
         """What the prior makes of each root move, as a share summing to 1: with ``movemodel``,

@@ -2,8 +2,9 @@
 how much of it a move may spend. No text: GTP's ``time_settings`` / ``kgs-time_settings`` /
 ``time_left`` arguments are read by the GTP front-end (``goengine.gtp.timing``).
 
-Reading guide: ``seconds_for_move`` is the allocation; ``GameClocks`` holds both players' clocks and
-the overhead seen; ``Clock.charge`` moves a clock forward by a
+Reading guide: ``seconds_for_move`` is the allocation (``move_time``: with the part a search may
+stretch); ``StopRule`` ends a search between its planned and its longest time; ``GameClocks`` holds
+both players' clocks and the overhead seen; ``Clock.charge`` moves a clock forward by a
 move's time and ``Clock.report`` takes the controller's figures; ``TimeSettings`` is the system.
 
 The engine keeps both clocks itself, as Pachi and Fuego do: a controller need not send
@@ -25,6 +26,7 @@ SAFETY_SHARE = 0.1  # of a byo-yomi period's time, kept back
 SAFETY_SECONDS = 0.3  # and these seconds too: a period lost is a flag nearer
 MIN_SECONDS = 0.001  # the least a move is given: the search still runs one batch of iterations
 RESERVE_DRAW = 8.0  # inside the reserve a move takes the time left over 8 x the moves planned
+EXTEND_VISIT_RATIO = 2.5  # Pachi: a search is unsure while its best move has fewer than 2.5 x the runner-up's visits
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,32 @@ def moves_to_plan(empty_points: int, size: int) -> float:
 def seconds_for_move(
     settings: TimeSettings, clock: Clock, empty_points: int, size: int, overhead: float = 0.0
 ) -> float | None:
+    """The thinking time the clock allows for this move, or None without a clock: the planned
+    seconds of ``move_time``."""
+    allotted = move_time(settings, clock, empty_points, size, overhead)
+    return None if allotted is None else allotted.planned
+
+
+@dataclass(frozen=True)
+class MoveTime:
+    """A move's thinking time under a clock: ``planned``, and ``extendable``, the part of it taken
+    from the main time's plan (0 in byo-yomi and inside the reserve), which an unsure search may
+    stretch (``longest``)."""
+
+    planned: float
+    extendable: float
+
+    def longest(self, extend: float) -> float:
+        """The most the move may take when its search stays unsure: the planned time plus
+        ``extend`` times its extendable part. Pachi lets a move run to twice its allotment
+        (``extend`` 1); the plan spreads what is left over at least 3N/2 more moves, so one move
+        at most doubles its share of it and the reserve is never touched."""
+        return self.planned + extend * self.extendable
+
+
+def move_time(
+    settings: TimeSettings, clock: Clock, empty_points: int, size: int, overhead: float = 0.0
+) -> MoveTime | None:
     """The thinking time the clock allows for this move, or None without a clock. ``overhead``:
     the worst time a move has cost beyond its search so far (kept back with MOVE_MARGIN).
 
@@ -148,25 +176,56 @@ def seconds_for_move(
     if clock.in_byoyomi(settings):
         if settings.kind == "byoyomi":
             if clock.periods <= 0:
-                return MIN_SECONDS  # the flag has fallen: answer at once
-            return max(MIN_SECONDS, period_share(clock.period))
+                return MoveTime(MIN_SECONDS, 0.0)  # the flag has fallen: answer at once
+            return MoveTime(max(MIN_SECONDS, period_share(clock.period)), 0.0)
         stones = clock.stones if clock.stones > 0 else settings.byo_stones
         period = clock.period if clock.stones > 0 else settings.byo_time
-        return max(MIN_SECONDS, period_share(period / max(1, stones)))
+        return MoveTime(max(MIN_SECONDS, period_share(period / max(1, stones))), 0.0)
     reserve = max(MIN_RESERVE, RESERVE_SHARE * settings.main)
     plan = moves_to_plan(empty_points, size)
     planned = (clock.main - reserve) / plan - margin  # never more than the time left less the reserve
     lasting = (clock.main - margin) / (RESERVE_DRAW * plan)  # what a move takes inside the reserve
     main_part = max(planned, lasting)
+    extendable = max(0.0, planned) if planned >= lasting else 0.0  # inside the reserve: no stretching
     if settings.kind == "absolute":
-        return max(MIN_SECONDS, main_part)
+        return MoveTime(max(MIN_SECONDS, main_part), extendable)
     if settings.kind == "canadian":
         byo_part = period_share(settings.byo_time / max(1, settings.byo_stones))
     else:
         byo_part = period_share(settings.byo_time)
     if clock.main <= byo_part + margin:  # the main time is all but gone: into byo-yomi, deliberately
-        return max(MIN_SECONDS, byo_part)
-    return max(MIN_SECONDS, max(0.0, main_part) + byo_part)
+        return MoveTime(max(MIN_SECONDS, byo_part), 0.0)
+    return MoveTime(max(MIN_SECONDS, max(0.0, main_part) + byo_part), extendable)
+
+
+@dataclass(frozen=True)
+class StopRule:
+    """When the search of a move under a clock ends, between its ``planned`` seconds and its
+    ``longest`` (``MoveTime``), as Pachi (``uct/search.c``: its early stop and its extension) and
+    Fuego (``SgUctSearch::CheckAbort``) decide it. The search is unsure while its best move has
+    fewer than EXTEND_VISIT_RATIO times the runner-up's visits or the runner-up's win rate is
+    higher (Pachi's extension, ``../shared/tactics_notes.md`` section 13). Its end is then the
+    longest time, else the planned time; it stops at its end, or before it once the runner-up
+    cannot catch up: the best move leads it by more visits than the time left to the end gives
+    at the rate so far (Fuego and Pachi), so the time is kept for later moves.
+
+    The engine plays the most visited move, so stopping once the runner-up cannot catch up never
+    changes the move that searching on to the end would have played."""
+
+    planned: float
+    longest: float
+
+    def settled(self, elapsed: float, playouts: int, best: tuple[int, float], second: tuple[int, float]) -> bool:
+        """Whether to stop after ``elapsed`` seconds and ``playouts`` playouts of this search,
+        the root's two most visited moves having ``best`` and ``second`` (searched visits, win
+        rate); a root with one move has a runner-up of (0, 0.0)."""
+        (best_visits, best_rate), (second_visits, second_rate) = best, second
+        unsure = best_visits < EXTEND_VISIT_RATIO * second_visits or second_rate > best_rate
+        end = self.longest if unsure else self.planned
+        if elapsed >= end:
+            return True
+        rate = playouts / elapsed if elapsed > 0 else 0.0
+        return playouts > 0 and best_visits - second_visits > rate * (end - elapsed)
 
 
 class GameClocks:
@@ -205,3 +264,7 @@ class GameClocks:
         """The thinking time ``color``'s clock allows for a move with ``empty_points`` empty points
         on a ``size`` board, or None without a clock (``seconds_for_move``)."""
         return seconds_for_move(self.settings, self.clocks[color], empty_points, size, self.overhead)
+
+    def move_time(self, color: int, empty_points: int, size: int) -> MoveTime | None:
+        """``seconds_for_move`` with the part an unsure search may stretch (``move_time``)."""
+        return move_time(self.settings, self.clocks[color], empty_points, size, self.overhead)

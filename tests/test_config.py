@@ -45,6 +45,7 @@ BAD_VALUES = {
     "resign_threshold": ["-0.1", "1.5", "x", "nan"],
     "resign_min_visits": ["-1", "x", "0.5"],
     "ponder": ["maybe", "2", "none"],
+    "extend_time": ["-0.5", "x", "nan", "11", "none"],
 }
 GOOD_VALUES = {
     "playouts": ["1", "8000", "none"],
@@ -58,6 +59,7 @@ GOOD_VALUES = {
     "resign_threshold": ["0", "0.2"],
     "resign_min_visits": ["0", "500"],
     "ponder": ["on", "off", "1", "0", "true"],
+    "extend_time": ["0", "1", "0.5"],
 }
 
 
@@ -186,7 +188,7 @@ def test_the_page_lists_every_setting_with_words_and_values_formatted_once():
     assert len(rows) == len(SETTINGS) + len(CHOSEN) + 2 + 3  # beta-mean-ucb's 2, linear's 3
     heavy = {row.key for row in page(SearchConfig(rule="ucb1", playout="heavy", prior="heuristic"))}
     assert {"nakade_vital_point", "read_ladders", "capture_visits", "near_last_move_visits"} <= heavy
-    assert len(heavy) == len(SETTINGS) + len(CHOSEN) + 1 + 9 + 7 + 3
+    assert len(heavy) == len(SETTINGS) + len(CHOSEN) + 1 + 10 + 7 + 3
 
 
 def test_a_budget_change_keeps_the_tree_and_any_other_change_starts_afresh():

@@ -1026,3 +1026,35 @@ def test_the_root_prior_is_what_the_prior_kernel_gives_the_root_position(monkeyp
     moves = [int(search.trees[0].ti[kt.MOVE, ch]) for ch in search.trees[0].children(0)]
     assert calls == [(7, WHITE, 1, len(moves))]
     assert got == {m: (3, 1.5) for m in moves}
+
+
+def test_the_root_prior_is_read_once_a_root_and_the_leaders_come_from_the_roots_moves(monkeypatch):
+    """``root_prior`` calls the prior kernel once for a root and its children, however often a
+    search asks (its results, a clock's stop test), and again for the next root; ``root_leaders``
+    gives the two most visited moves of the result, searched visits only, and the playouts of
+    the search."""
+    from goengine.kernels import prior as kprior
+
+    calls = []
+    real = kprior.init_children
+
+    def counting_prior(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(kprior, "init_children", counting_prior)
+    board = Board(9)
+    search = Search(SearchConfig(prior="heuristic", playouts=600, seed=3))
+    result = run(search, board, 7.5)
+    first = search.root_prior()
+    assert len(calls) == 1 and search.root_prior() == first and len(calls) == 1
+    best, second, playouts = search.root_leaders()
+    assert len(calls) == 1
+    assert best == (result.stats[0].visits, result.stats[0].winrate)
+    assert second == (result.stats[1].visits, result.stats[1].winrate)
+    assert playouts == result.playouts == 600
+    board.play(BLACK, "E5")
+    run(search, board, 7.5)
+    search.root_prior()
+    assert len(calls) == 2  # the new root's result read it once, and this call found it read
+    search.close()

@@ -19,6 +19,7 @@ import pytest
 from helpers import BatchClock, set_up
 from match_harness import GNUGO, GNUGO_LEVEL1, HAVE_GNUGO, records_of, run_match
 
+from goengine import engine as engine_module
 from goengine.board import BLACK, WHITE
 from goengine.config import EngineConfig, SearchConfig
 from goengine.engine import Engine
@@ -32,7 +33,10 @@ from goengine.time_control import (
     SAFETY_SECONDS,
     SAFETY_SHARE,
     Clock,
+    MoveTime,
+    StopRule,
     TimeSettings,
+    move_time,
     moves_to_plan,
     seconds_for_move,
 )
@@ -389,6 +393,106 @@ def test_genmove_searches_for_the_seconds_the_clock_allows(monkeypatch):
     assert budget.playouts is None and budget.seconds == pytest.approx(allowed)
     assert allowed <= result.seconds < allowed + clock.step
     assert result.playouts == clock.batches * engine._search.config.batch
+
+
+# ---- stretching an unsure move, stopping a settled one
+
+
+def test_only_main_time_outside_the_reserve_may_be_stretched():
+    n = moves_to_plan(81, 9)  # 30.375
+    fresh = move_time(TimeSettings("absolute", 60), Clock(main=60), 81, 9)
+    assert fresh == MoveTime(planned(60, 3, n), planned(60, 3, n))
+    assert fresh.longest(1.0) == pytest.approx(2 * planned(60, 3, n))
+    assert fresh.longest(0.0) == fresh.planned
+    # inside the reserve (3 s of a 60 s game) the move lasts and is never stretched
+    assert move_time(TimeSettings("absolute", 60), Clock(main=2), 81, 9).extendable == 0.0
+    # Canadian main time: the period's share is added, only the main part stretches
+    canadian = move_time(CANADIAN, Clock(main=5), 81, 9)
+    assert canadian.extendable == pytest.approx(planned(5, MIN_RESERVE, n))
+    assert canadian.planned == pytest.approx(canadian.extendable + margin(10 / 5))
+    # in byo-yomi a period is all a move has
+    clock = Clock.full(JAPANESE)
+    clock.charge(JAPANESE, 6.0)
+    assert clock.in_byoyomi(JAPANESE) and move_time(JAPANESE, clock, 81, 9).extendable == 0.0
+    assert move_time(TimeSettings(), Clock(), 81, 9) is None
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "playouts", "best", "second", "stop"),
+    [
+        # sure (2.5 x the runner-up's visits or more, and the better win rate): the end is the plan
+        # (1 s); before it, stop once the runner-up cannot close the gap with the 2000 playouts a
+        # second still to come
+        (0.5, 1000, (1500, 0.6), (400, 0.5), True),  # 1100 behind, 1000 to come
+        (0.5, 1000, (1500, 0.6), (600, 0.5), False),  # 900 behind: it still could
+        (0.5, 0, (0, 0.0), (0, 0.0), False),  # nothing searched yet
+        (1.0, 2000, (1300, 0.6), (500, 0.5), True),  # at the plan
+        (1.5, 3000, (1300, 0.6), (0, 0.0), True),  # one move only
+        # unsure: the end is the longest time (2 s)
+        (1.0, 2000, (1000, 0.6), (500, 0.5), False),  # only 2 x the runner-up's visits
+        (1.0, 2000, (1300, 0.6), (500, 0.65), False),  # 2.6 x, but the runner-up wins more often
+        (0.5, 1000, (1500, 0.6), (700, 0.5), False),  # 800 behind with 3000 to come
+        (1.5, 3000, (2100, 0.5), (1000, 0.6), True),  # 1100 behind, 1000 to come: out of reach
+        (2.0, 4000, (1000, 0.5), (999, 0.6), True),  # at the longest
+    ],
+)
+def test_the_stop_rule_on_hand_computed_roots(elapsed, playouts, best, second, stop):
+    assert StopRule(planned=1.0, longest=2.0).settled(elapsed, playouts, best, second) is stop
+
+
+def extended_genmove(monkeypatch, leaders, extend=1.0, seconds=None):
+    """genmove on an empty 9x9 with 20 s of sudden death, ``extend_time`` set, the root's two
+    leaders given by ``leaders(playouts)`` (searched visits, win rate each), counted on a
+    BatchClock of 0.05 s a batch (the stop test's own clock too). The budget given to the
+    search and the result."""
+    engine = Engine(EngineConfig(search=SearchConfig(extend_time=extend, seconds=seconds)))
+    engine.clocks.start(time_settings_from_gtp(20, 0, 0))
+    budgets = []
+    run = engine._search.run
+
+    def recording_run(board, komi, budget, **kwargs):
+        budgets.append(budget)
+        return run(board, komi, budget, **kwargs)
+
+    monkeypatch.setattr(engine._search, "run", recording_run)
+    clock = BatchClock(monkeypatch, step=0.05)
+    monkeypatch.setattr(engine_module, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
+
+    def root_leaders():
+        playouts = clock.batches * engine._search.config.batch
+        return (*leaders(playouts), playouts)
+
+    monkeypatch.setattr(engine._search, "root_leaders", root_leaders)
+    result = engine.genmove(BLACK).search
+    (budget,) = budgets
+    return budget, result
+
+
+def test_an_unsure_search_thinks_up_to_twice_its_planned_time(monkeypatch):
+    allowed = planned(20, 1, 30.375)  # 0.575 s
+    # two moves level: unsure, and the runner-up never out of reach
+    budget, result = extended_genmove(monkeypatch, lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52)))
+    assert budget.playouts is None and budget.seconds == pytest.approx(2 * allowed)
+    assert 2 * allowed <= result.seconds < 2 * allowed + 0.05
+
+
+def test_a_settled_search_stops_once_the_runner_up_cannot_catch_up(monkeypatch):
+    allowed = planned(20, 1, 30.375)
+    # a lead of 0.4 n after n playouts in t seconds: out of reach once 0.4 t > allowed - t,
+    # that is after allowed / 1.4 = 0.41 s, so at the first batch's end past it, 0.45 s
+    _, result = extended_genmove(monkeypatch, lambda n: ((0.5 * n, 0.6), (0.1 * n, 0.5)))
+    assert result.seconds == pytest.approx(0.45)
+    assert result.seconds < allowed
+
+
+def test_without_extend_time_or_under_a_shorter_seconds_setting_the_plan_stands(monkeypatch):
+    allowed = planned(20, 1, 30.375)
+    unsure = lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52))  # noqa: E731
+    budget, result = extended_genmove(monkeypatch, unsure, extend=0.0)
+    assert budget.seconds == pytest.approx(allowed) and allowed <= result.seconds < allowed + 0.05
+    monkeypatch.undo()
+    budget, result = extended_genmove(monkeypatch, unsure, seconds=0.3)  # the settings' 0.3 s bind
+    assert budget.seconds == pytest.approx(0.3) and 0.3 <= result.seconds < 0.35
 
 
 # ---- a whole game under the referee's clock
