@@ -108,11 +108,25 @@ POLICIES = Registry(
                     "instead, when that is safe (Pachi's selfatari_cousin)",
                     flag=True,
                 ),
+                _probability(
+                    "last_good_reply",
+                    kpolicy.HEAVY_LAST_GOOD_REPLY,
+                    0.0,
+                    "play_last_good_reply",
+                    "probability of first playing the reply that last won after the last two moves, or the last "
+                    "one (LGRF-2: Baier and Drake 2010)",
+                ),
             ),
             "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; "
-            "Pachi playout/moggy.c, tactics/selfatari.c",
+            "Pachi playout/moggy.c, tactics/selfatari.c; Baier and Drake 2010 (LGRF)",
         ),
     ),
     MAX_PARAMS,
     plural="playout policies",
 )
+
+
+def learns_replies(name: str, overrides: tuple[tuple[str, float], ...] = ()) -> bool:
+    """Whether the playout policy ``name`` with these parameter overrides reads the last good
+    replies, so the search must teach them after every iteration (``kernels.replies``)."""
+    return name == "heavy" and POLICIES.array(name, dict(overrides))[kpolicy.HEAVY_LAST_GOOD_REPLY] > 0.0

@@ -36,13 +36,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from goengine import mogo3x3, movemodel, priors, rules
+from goengine import mogo3x3, movemodel, policies, priors, rules
 from goengine.board import BLACK, PASS, ZOBRIST, Board
 from goengine.config import CHOSEN, Budget, SearchConfig
 from goengine.kernels import board as kb
 from goengine.kernels import prior as kprior
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
+from goengine.kernels.replies import new_replies, no_replies
 from goengine.kernels.rng import new_state
 
 INITIAL_NODES = 1 << 15
@@ -202,6 +203,7 @@ class KernelSettings:
             settings[slots[chosen.field]] = chosen.registry[name].id
             params[rows[chosen.field]] = chosen.registry.array(name, getattr(config, chosen.params_field))
         settings[ksearch.NEEDS_AMAF] = int(rules.get(config.rule).needs_amaf)
+        settings[ksearch.LEARN_REPLIES] = int(policies.learns_replies(config.playout, config.playout_params))
         settings[ksearch.EXPAND_AT] = config.expand_at
         params[ksearch.SCALARS, ksearch.WIDEN] = config.widen
         params[ksearch.SCALARS, ksearch.WIDEN_FACTOR] = config.widen_factor
@@ -318,6 +320,10 @@ class Search:
         if self.shared:
             self._rngs += [new_state(config.seed + k) for k in range(1, config.threads)]
         self._pool = ThreadPoolExecutor(max_workers=config.threads) if config.threads > 1 else None
+        # the playouts' last good replies, one table for all threads (kernels.replies), of the
+        # board width ``_replies_width`` (its points' indices depend on it)
+        self._replies = new_replies() if self.kernel.settings[ksearch.LEARN_REPLIES] else no_replies()
+        self._replies_width = 0
         self._position = None
         self._root = None
 
@@ -386,6 +392,9 @@ class Search:
         root_meta = board.meta.copy()
         root_meta[kb.PASSES] = min(root_meta[kb.PASSES], 1)
         self._root = (board.pts.copy(), root_meta)
+        if self._replies_width != board.size + 2:
+            self._replies.fill(PASS)
+            self._replies_width = board.size + 2
         max_moves = np.int64(3 * board.size * board.size)
         threads = len(self._rngs)
         shares = [None] * threads
@@ -457,7 +466,7 @@ class Search:
         settings, params = self.kernel.for_position(job.komi + job.extra_komi, job.max_moves, True)
         settings[ksearch.OWNERSHIP] = int(job.ownership)
         settings[ksearch.SHARED] = int(self.shared)
-        work = ksearch.new_workspace(board.pts.shape[1])
+        work = ksearch.new_workspace(board.pts.shape[1], self._replies)
         while not self._interrupt:
             n = batch if share is None else min(batch, share - done)
             if n <= 0 or (done > 0 and time.perf_counter() >= job.deadline):  # one batch at least

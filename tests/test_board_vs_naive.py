@@ -18,7 +18,7 @@ from collections import Counter
 import naive
 import numpy as np
 import pytest
-from helpers import grid_of, point_map, random_position, to_point, to_rc
+from helpers import NO_MEMORY, grid_of, point_map, random_position, to_point, to_rc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -385,7 +385,19 @@ def run_one_playout(board, seed, depth=0):
     amaf_depth = np.full(pts.shape[1], NOT_PLAYED, dtype=np.int64)
     max_moves = 3 * board.size * board.size
     score, moves = kp.playout(
-        pts, meta, ZOBRIST, new_state(seed), UNIFORM, NO_PARAMS, PATTERNS, max_moves, amaf, amaf_depth, depth, True
+        pts,
+        meta,
+        ZOBRIST,
+        new_state(seed),
+        UNIFORM,
+        NO_PARAMS,
+        PATTERNS,
+        max_moves,
+        amaf,
+        amaf_depth,
+        depth,
+        True,
+        NO_MEMORY,
     )
     return int(score), int(moves), pts, meta, amaf, amaf_depth
 
@@ -445,7 +457,9 @@ def test_run_playouts_equals_single_playouts_and_leaves_the_position_unchanged()
         pts, meta = board.pts.copy(), board.meta.copy()
         amaf = np.zeros(pts.shape[1], dtype=np.int8)
         depths = np.zeros(pts.shape[1], dtype=np.int64)
-        score, m = kp.playout(pts, meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, PATTERNS, 3 * 81, amaf, depths, 0, False)
+        score, m = kp.playout(
+            pts, meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, PATTERNS, 3 * 81, amaf, depths, 0, False, NO_MEMORY
+        )
         expected.append(int(score))
         moves += int(m)
     assert scores.tolist() == expected

@@ -14,7 +14,7 @@ from collections import Counter
 import naive
 import numpy as np
 import pytest
-from helpers import grid_of, random_position
+from helpers import NO_MEMORY, NO_REPLIES, grid_of, random_position
 
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE, ZOBRIST, Board
@@ -61,7 +61,7 @@ def draw_moves(board, params, n, seed=1):
     c = np.int64(board.to_move)
     moves = Counter()
     for _ in range(n):
-        p = int(kpolicy.heavy_move(params, PATTERNS, pts, meta, ZOBRIST, c, rng))
+        p = int(kpolicy.heavy_move(params, PATTERNS, NO_REPLIES, pts, meta, ZOBRIST, c, rng))
         moves[None if p == PASS else coords.row_col(board.size, p)] += 1
     np.testing.assert_array_equal(pts[kb.COLOR], board.pts[kb.COLOR])  # nothing was played
     return moves
@@ -534,7 +534,7 @@ def step_heavy_playout(board, ko, params, seed, max_moves):
     moves = []
     while meta[kb.PASSES] < 2 and len(moves) < max_moves:
         c = int(meta[kb.TO_MOVE])
-        p = int(kpolicy.choose_move(HEAVY, params, PATTERNS, pts, meta, ZOBRIST, np.int64(c), rng))
+        p = int(kpolicy.choose_move(HEAVY, params, PATTERNS, NO_REPLIES, pts, meta, ZOBRIST, np.int64(c), rng))
         ko_point = ko[0] if ko is not None and ko[1] == c else None
         if p == PASS:
             rest = {
@@ -574,7 +574,7 @@ def test_heavy_playouts_play_legal_moves_never_fill_eyes_and_score_as_naive(name
         pts2, meta2 = board.pts.copy(), board.meta.copy()
         amaf, depths = np.zeros(pts2.shape[1], np.int8), np.zeros(pts2.shape[1], np.int64)
         score, n = kp.playout(
-            pts2, meta2, ZOBRIST, new_state(seed), HEAVY, params, PATTERNS, max_moves, amaf, depths, 0, False
+            pts2, meta2, ZOBRIST, new_state(seed), HEAVY, params, PATTERNS, max_moves, amaf, depths, 0, False, NO_MEMORY
         )
         assert n == len(moves)
         np.testing.assert_array_equal(pts2[kb.COLOR], pts[kb.COLOR])
@@ -599,7 +599,9 @@ def test_run_playouts_scores_are_the_naive_scores_of_the_single_playouts(size):
     for _ in range(n):
         pts, meta = board.pts.copy(), board.meta.copy()
         amaf, depths = np.zeros(pts.shape[1], np.int8), np.zeros(pts.shape[1], np.int64)
-        score, m = kp.playout(pts, meta, ZOBRIST, rng, HEAVY, params, PATTERNS, max_moves, amaf, depths, 0, False)
+        score, m = kp.playout(
+            pts, meta, ZOBRIST, rng, HEAVY, params, PATTERNS, max_moves, amaf, depths, 0, False, NO_MEMORY
+        )
         assert score == naive.area_score(grid_of(pts, size))
         expected.append(int(score))
         moves += int(m)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import run
+from helpers import NO_REPLIES, run
 
 from goengine import coords
 from goengine.board import ZOBRIST, Board
@@ -64,7 +64,7 @@ def uniform_game(size: int, seed: int) -> tuple[list[str], np.ndarray, np.ndarra
     moves = []
     while meta[kb.PASSES] < 2 and len(moves) < 3 * size * size:
         c = meta[kb.TO_MOVE]
-        p = kpolicy.choose_move(UNIFORM, NO_PARAMS, MOGO3X3, pts, meta, ZOBRIST, c, rng)
+        p = kpolicy.choose_move(UNIFORM, NO_PARAMS, MOGO3X3, NO_REPLIES, pts, meta, ZOBRIST, c, rng)
         kp.apply_move(pts, meta, ZOBRIST, p, c, none_c, none_d, np.int64(0), False)
         moves.append(coords.to_gtp(size, int(p)))
     return moves, pts, meta

@@ -51,19 +51,26 @@ def apply_move(pts, meta, zobrist, p, c, amaf_color, amaf_depth, depth, record_a
 
 
 @njit(cache=True, _nrt=False)
-def playout(pts, meta, zobrist, rng, policy, params, patterns, max_moves, amaf_color, amaf_depth, depth, record_amaf):
+def playout(
+    pts, meta, zobrist, rng, policy, params, patterns, max_moves, amaf_color, amaf_depth, depth, record_amaf, memory
+):
     """Play the moves of policy ``policy`` (parameters ``params``, 3x3 pattern table ``patterns``)
     from the position (``meta[TO_MOVE]`` to move) to the end.
 
     Stops at two consecutive passes (counting passes already in ``meta``) or after ``max_moves``
     moves. ``depth`` is the depth of the first move from the search's root, for the AMAF record
-    (``apply_move``). Returns ``(area score, moves played)``.
+    (``apply_move``). ``memory``: ``(replies, seq, start)``, the last good replies the policy may
+    read (``kernels.replies``), and where the moves are written, ``seq[start:]``, as far as
+    ``seq`` goes (an empty ``seq``: nowhere). Returns ``(area score, moves played)``.
     """
+    replies, seq, start = memory
     moves = 0
     while meta[PASSES] < 2 and moves < max_moves:
         c = meta[TO_MOVE]
-        p = choose_move(policy, params, patterns, pts, meta, zobrist, c, rng)
+        p = choose_move(policy, params, patterns, replies, pts, meta, zobrist, c, rng)
         apply_move(pts, meta, zobrist, p, c, amaf_color, amaf_depth, depth + moves, record_amaf)
+        if start + moves < seq.shape[0]:
+            seq[at(start + moves)] = p
         moves += 1
     return area_score(pts, meta), moves
 
@@ -81,11 +88,24 @@ def run_playouts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts
     no_amaf = np.zeros(1, dtype=np.int8)
     no_depth = np.zeros(1, dtype=np.int64)
     at_root, no_amaf_record = np.int64(0), np.bool_(False)  # typed: see goengine.kernels
+    no_memory = (np.full((3, 1, 1), PASS, dtype=np.int32), np.zeros(0, dtype=np.int64), np.int64(0))  # no_replies
     total_moves = 0
     for k in range(n_playouts):
         copy_state(pts0, meta0, pts, meta)
         score, moves = playout(
-            pts, meta, zobrist, rng, policy, params, patterns, max_moves, no_amaf, no_depth, at_root, no_amaf_record
+            pts,
+            meta,
+            zobrist,
+            rng,
+            policy,
+            params,
+            patterns,
+            max_moves,
+            no_amaf,
+            no_depth,
+            at_root,
+            no_amaf_record,
+            no_memory,
         )
         scores[k] = score
         total_moves += moves

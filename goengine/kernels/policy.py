@@ -17,6 +17,9 @@ the research setting: a seed gives the same playout it always gave.
 Gelly and Silver 2011 section 3.6), Fuego (``GoUctPlayoutPolicy``) and Pachi (``playout/moggy.c``).
 Each rule is tried with its probability (a parameter); the first that yields a move plays it:
 
+0. (off by default: ``last_good_reply``) the last good reply (LGRF-2, ``kernels.replies``): the
+   reply that last won after the last two moves, else after the last one, when it is playable
+   and no bad self-atari (``last_good_reply``);
 1. capture: an opponent chain in atari at the last move or among its eight neighbours;
 2. atari escape: one of our chains next to the last move is in atari: capture an opponent chain
    in atari next to it, or extend on its liberty when that gives three liberties, or two and no
@@ -45,6 +48,7 @@ from .board import (
     EMPTY,
     EMPTY_POS,
     LAST_MOVE,
+    LAST_MOVE2,
     N_EMPTY,
     NEXT,
     PASS,
@@ -54,6 +58,7 @@ from .board import (
     is_legal,
 )
 from .mogo3x3 import matches
+from .replies import no_previous
 from .rng import rand_below, rand_float
 from .tactics import (
     atari_liberty,
@@ -79,6 +84,7 @@ HEAVY_SELF_ATARI_STONES = 6  # the largest chain a self-atari may leave in atari
 HEAVY_LADDERS = 7  # 1: escapes are checked for ladders
 HEAVY_TWO_LIBS = 8  # probability of trying rule 2b (two-liberty fights); 0: never
 HEAVY_SELF_ATARI_REDIRECT = 9  # 1: a rejected bad self-atari is redirected (``self_atari_cousin``)
+HEAVY_LAST_GOOD_REPLY = 10  # probability of trying rule 0 (the last good reply); 0: never
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -347,11 +353,45 @@ def random_move_avoiding_self_atari(pts, meta, c, rng, reject, max_stones, redir
 
 
 @njit(cache=True, _nrt=False)
-def heavy_move(params, patterns, pts, meta, zobrist, c, rng):
+def last_good_reply(replies, pts, meta, c, last, max_stones):
+    """``c``'s last good reply to the last two moves (LGR-2), else to the last move (LGR-1), from
+    ``replies`` (``kernels.replies``), if ``c`` may play it and it is no bad self-atari; else
+    PASS. A stand-in table (``replies.no_replies``) holds nothing."""
+    if replies.shape[1] == 1:
+        return np.int64(PASS)
+    last2 = meta[LAST_MOVE2]
+    if last2 != PASS:
+        m = np.int64(replies[c, at(last2), at(last)])
+        if _good_reply(pts, meta, m, c, max_stones):
+            return m
+    m = np.int64(replies[c, no_previous(replies), at(last)])
+    if _good_reply(pts, meta, m, c, max_stones):
+        return m
+    return np.int64(PASS)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _good_reply(pts, meta, m, c, max_stones):
+    """Whether a stored reply ``m`` may be played now: a point (not PASS), empty (the table
+    remembers other positions), playable and no bad self-atari."""
+    return (
+        m != PASS
+        and pts[COLOR, at(m)] == EMPTY
+        and is_playable(pts, meta, m, c)
+        and not is_bad_self_atari(pts, meta, m, c, max_stones)
+    )
+
+
+@njit(cache=True, _nrt=False)
+def heavy_move(params, patterns, replies, pts, meta, zobrist, c, rng):
     """The ``heavy`` policy's move for ``c`` (the rules of the module docstring, in order)."""
     last = meta[LAST_MOVE]
     max_stones = params[HEAVY_SELF_ATARI_STONES]
     if last != PASS:
+        if params[HEAVY_LAST_GOOD_REPLY] > 0.0 and rand_float(rng) < params[HEAVY_LAST_GOOD_REPLY]:
+            m = last_good_reply(replies, pts, meta, c, last, max_stones)
+            if m != PASS:
+                return m
         if rand_float(rng) < params[HEAVY_CAPTURE]:
             m = local_capture(pts, meta, c, rng, last)
             if m != PASS:
@@ -382,10 +422,11 @@ def heavy_move(params, patterns, pts, meta, zobrist, c, rng):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def choose_move(policy, params, patterns, pts, meta, zobrist, c, rng):
+def choose_move(policy, params, patterns, replies, pts, meta, zobrist, c, rng):
     """The move policy ``policy`` (an id above) plays for ``c`` in the position, or PASS.
     ``params``: the policy's parameters (float64, its registry's order); ``patterns``: the 3x3
-    pattern table (``kernels.mogo3x3``). An unknown id plays uniformly."""
+    pattern table (``kernels.mogo3x3``); ``replies``: the last good replies (``kernels.replies``).
+    An unknown id plays uniformly."""
     if policy == HEAVY:
-        return heavy_move(params, patterns, pts, meta, zobrist, c, rng)
+        return heavy_move(params, patterns, replies, pts, meta, zobrist, c, rng)
     return random_move(pts, meta, c, rng)

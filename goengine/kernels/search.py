@@ -17,7 +17,8 @@ come in groups, so a new capability adds a field, not a parameter to every call:
   ``kata-analyze`` reports it from its search);
 - ``work``: ``new_workspace``'s scratch arrays, made once per search by the caller, so that
   the kernel allocates nothing and runs without numba's reference counting (``_nrt=False``:
-  ``goengine.kernels`` says what that buys);
+  ``goengine.kernels`` says what that buys), and the last good replies (``kernels.replies``),
+  one table all threads share, with each thread's record of its iteration's moves;
 - ``settings``: int64[N_SETTINGS], the integer settings at the slot constants below (the rule,
   policy and prior ids, expansion threshold, move cap...);
 - ``params``: float64[N_PARAM_ROWS, MAX_PARAMS], one row each for the rule's, the playout
@@ -61,6 +62,8 @@ from .board import (
     COLOR,
     EMPTY,
     HASH,
+    LAST_MOVE,
+    LAST_MOVE2,
     MARK,
     MAX_POINTS,
     META_LEN,
@@ -78,6 +81,7 @@ from .board import (
 )
 from .playout import apply_move, playout
 from .prior import init_children, pass_is_child
+from .replies import learn_replies, no_replies
 from .select import select_best
 from .tree import (
     AVISITS,
@@ -109,7 +113,8 @@ MAX_MOVES = 5  # moves allowed in one iteration, tree part and playout together
 GROW = 6  # 1: stop the batch when an expansion does not fit (the caller enlarges the pool)
 OWNERSHIP = 7  # 1: add every iteration's final owners into ``root``'s ``owners``
 SHARED = 8  # 1: other threads search the same tree at once (tree parallelism; see the docstring)
-N_SETTINGS = 9
+LEARN_REPLIES = 9  # 1: every iteration teaches the last good replies (``kernels.replies``)
+N_SETTINGS = 10
 
 # rows of ``params``
 RULE_PARAMS = 0
@@ -120,7 +125,7 @@ KOMI = 0  # ... komi, subtracted from the area score
 WIDEN = 1  # ... progressive widening: the visits at which a node's second child is searched (0: off)
 WIDEN_FACTOR = 2  # ... and the growth of each further step (> 1)
 N_PARAM_ROWS = 4
-MAX_PARAMS = 10  # columns: the most parameters a rule, policy or prior may have
+MAX_PARAMS = 11  # columns: the most parameters a rule, policy or prior may have
 
 
 @njit(cache=True, _nrt=False)
@@ -232,11 +237,14 @@ def widened(visits, base, factor):
     return 1 + int(np.log(1.0 + visits * (factor - 1.0) / base) / np.log(factor) + 1e-9)
 
 
-def new_workspace(npts: int) -> tuple:
+def new_workspace(npts: int, replies: np.ndarray | None = None) -> tuple:
     """The scratch arrays of one thread's ``run_iterations`` on a board of ``npts`` padded points:
     the iteration's position, the AMAF record (colour and depth), the path and its hashes, the
-    move list of an expansion, and the prior's scratch (a board for reading tactics, and a score
-    a child: ``kernels.prior.init_children``)."""
+    move list of an expansion, the prior's scratch (a board for reading tactics, and a score a
+    child: ``kernels.prior.init_children``), the last good replies (``replies``, shared by the
+    threads; a stand-in that holds none when not given) and the record of an iteration's moves
+    they learn from (the two before the root, the tree's, the playout's: at most 3 x npts, the
+    iteration's move cap, beyond MAX_DEPTH)."""
     return (
         np.zeros((NFIELDS, npts), dtype=np.int32),
         np.zeros(META_LEN, dtype=np.int64),
@@ -246,6 +254,8 @@ def new_workspace(npts: int) -> tuple:
         np.zeros(MAX_DEPTH, dtype=np.int64),
         np.zeros(npts + 1, dtype=np.int32),
         prior_scratch(npts),
+        no_replies() if replies is None else replies,
+        np.zeros(2 + MAX_DEPTH + 3 * npts, dtype=np.int64),
     )
 
 
@@ -303,7 +313,8 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     komi = params[SCALARS, KOMI]
     widen = params[SCALARS, WIDEN]
     widen_factor = params[SCALARS, WIDEN_FACTOR]
-    pts, meta, amaf_color, amaf_depth, path, path_hash, moves, scratch = work
+    pts, meta, amaf_color, amaf_depth, path, path_hash, moves, scratch, replies, seq = work
+    learn = settings[LEARN_REPLIES] != 0 and replies.shape[1] > 1  # never into a stand-in table
     npts = pts0.shape[1]
     root_color = meta0[TO_MOVE]
     done = 0
@@ -373,7 +384,7 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
                 for d in range(depth + 1):
                     atomic_add(ti, VISITS, path[d], np.int32(-1))
             break
-        area, _ = playout(
+        area, played = playout(
             pts,
             meta,
             zobrist,
@@ -386,8 +397,17 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
             amaf_depth,
             depth,
             needs_amaf,
+            (replies, seq, depth + 2),
         )
         backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf, shared)
+        if learn and area != komi:
+            # the two moves before the root, then the tree's (the playout wrote its own after them)
+            seq[0] = meta0[LAST_MOVE2]
+            seq[1] = meta0[LAST_MOVE]
+            for d in range(1, depth + 1):
+                seq[at(d + 1)] = ti[MOVE, at(path[d])]
+            n = min(depth + 2 + played, seq.shape[0])
+            learn_replies(replies, seq, n, root_color, area > komi)
         if with_owners:
             add_owners(pts, meta, owners)
         done += 1
@@ -427,13 +447,26 @@ def owner_counts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts
     no_amaf = np.zeros(1, dtype=np.int8)
     no_depth = np.zeros(1, dtype=np.int64)
     at_root, no_amaf_record = np.int64(0), np.bool_(False)  # typed: see goengine.kernels
+    no_memory = (np.full((3, 1, 1), PASS, dtype=np.int32), np.zeros(0, dtype=np.int64), np.int64(0))  # no_replies
     for _ in range(n_playouts):
         copy_state(pts0, meta0, pts, meta)
         # judged as if play went on: at the end of a game (two passes, when final_score is asked)
         # a playout that starts with the pass count would stop at once and judge nothing dead
         meta[PASSES] = 0
         playout(
-            pts, meta, zobrist, rng, policy, params, patterns, max_moves, no_amaf, no_depth, at_root, no_amaf_record
+            pts,
+            meta,
+            zobrist,
+            rng,
+            policy,
+            params,
+            patterns,
+            max_moves,
+            no_amaf,
+            no_depth,
+            at_root,
+            no_amaf_record,
+            no_memory,
         )
         add_owners(pts, meta, owners)
     return n_playouts
