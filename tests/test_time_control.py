@@ -502,16 +502,17 @@ def test_without_extend_time_or_under_a_shorter_seconds_setting_the_plan_stands(
 @pytest.mark.gnugo
 @pytest.mark.skipif(not HAVE_GNUGO, reason=f"GNU Go not installed at {GNUGO}")
 @pytest.mark.parametrize(
-    ("clock", "time_left", "limit"),
+    ("clock", "time_left", "limit", "extend"),
     [
-        ("30", False, 30.0),  # sudden death, time_settings only: gogui-twogtp's way
-        ("30", True, 30.0),  # the same with time_left before every move
-        ("5+5/5", True, None),  # Canadian byo-yomi: time_settings 5 5 5
-        ("5+1x3", True, None),  # Japanese byo-yomi, KGS style: kgs-time_settings byoyomi 5 1 3
+        ("30", False, 30.0, 0),  # sudden death, time_settings only: gogui-twogtp's way
+        ("30", True, 30.0, 0),  # the same with time_left before every move
+        ("30", False, 30.0, 1),  # sudden death, unsure moves thinking up to twice their plan
+        ("5+5/5", True, None, 0),  # Canadian byo-yomi: time_settings 5 5 5
+        ("5+1x3", True, None, 0),  # Japanese byo-yomi, KGS style: kgs-time_settings byoyomi 5 1 3
     ],
-    ids=["sudden-death-no-time-left", "sudden-death-time-left", "canadian", "kgs-japanese"],
+    ids=["sudden-death-no-time-left", "sudden-death-time-left", "sudden-death-extend", "canadian", "kgs-japanese"],
 )
-def test_goengine_never_loses_on_time_in_a_whole_game(tmp_path, clock, time_left, limit):
+def test_goengine_never_loses_on_time_in_a_whole_game(tmp_path, clock, time_left, limit, extend):
     """A whole 9x9 game on each colour against GNU Go level 1, goengine with no budget of its own
     (the clock decides) and resignation off, so the games run long (an overspend grows with the
     game's length). The referee's clock, charged each genmove's round trip, never falls for
@@ -519,10 +520,13 @@ def test_goengine_never_loses_on_time_in_a_whole_game(tmp_path, clock, time_left
     time. (That a middle-game move gets more than a late one is asserted on a planned game in
     ``test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps_its_reserve``:
     a real game against GNU Go level 1 may end while the plan still gives every move the same
-    share, (T - R) / n then (T - R - t) / (n - 1), so its own thirds differ only by noise.)"""
+    share, (T - R) / n then (T - R - t) / (n - 1), so its own thirds differ only by noise.) With
+    ``--extend-time 1`` an unsure move may think twice its plan and a settled one stops early:
+    the same holds."""
     out = tmp_path / "out"
     args = ("--games", "2", "--jobs", "2", "--time", clock, "--opponent", GNUGO_LEVEL1)
-    args += ("--config", "default=--resign-threshold 0") + (() if time_left else ("--no-time-left",))
+    args += ("--config", f"default=--resign-threshold 0 --extend-time {extend}")
+    args += () if time_left else ("--no-time-left",)
     result = run_match(out, *args, timeout=170)
     assert result.returncode == 0, result.stderr
     records = records_of(out)
