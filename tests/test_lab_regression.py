@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -142,9 +143,29 @@ def test_the_shipped_suite_has_every_move_test_of_gnugo_and_the_files_they_load(
     tests, skipped = load_suite(SUITE)
     gnugo = [t for t in tests if not t.file.startswith("goengine-")]
     assert len(gnugo) == 2195
+    assert len({t.file for t in gnugo}) == 64
     assert skipped["restricted_genmove"] == 343
+    # our own positions (goengine-FAMILY.tst, bench/regression/README.md), by family
+    ours = Counter(t.family for t in tests if t.file.startswith("goengine-"))
+    assert ours == {"ko": 7, "capturing races": 8, "connection": 7, "life and death": 9}
+    assert len({t.file for t in tests if t.file.startswith("goengine-")}) == 4
     loaded = {c.split()[1] for t in tests for c in t.setup if c.startswith("loadsgf")}
     assert {f for f in loaded if not (SUITE / f).exists()} == {"games/endgame1.sgf"}  # missing upstream too
+
+
+def test_each_of_our_own_tests_names_the_source_of_its_position_above_it():
+    for path in sorted(SUITE.glob("goengine-*.tst")):
+        comment: list[str] = []
+        for line in path.read_text().splitlines():
+            if line.startswith("#?"):
+                continue
+            if line.startswith("#"):
+                comment.append(line)
+            elif "reg_genmove" in line:
+                assert any("Source:" in c for c in comment), f"{path.name}: {line}"
+                comment = []
+            elif not line.startswith("loadsgf"):
+                comment = []
 
 
 # ---- a test run against goengine
