@@ -90,7 +90,8 @@ def _setup_and_moves(game) -> tuple[dict, list, str | None]:
     or None)``) and its ``PL``. Set-up stones may come in any node before the first move (problem
     files put them in the second node, as GNU Go's regression suite does), each node's ``AE``
     clearing points and ``AB``/``AW`` placing stones in turn; ``PL`` is the last one given before
-    the first move. ValueError for set-up stones after a move (a position edited mid-game)."""
+    the first move (``_player``). ValueError for set-up stones after a move (a position edited
+    mid-game)."""
     stones: dict = {}
     plays: list = []
     player = None
@@ -104,11 +105,22 @@ def _setup_and_moves(game) -> tuple[dict, list, str | None]:
             stones.update({point: "b" for point in black})
             stones.update({point: "w" for point in white})
         if not plays and node.has_property("PL"):
-            player = node.get("PL")
+            player = _player(node.get_raw("PL"))
         colour, move = node.get_move()
         if colour is not None:
             plays.append((colour, move))
     return stones, plays, player
+
+
+def _player(raw: bytes) -> str:
+    """A ``PL`` value as ``b`` or ``w``: FF[4]'s ``B``/``W``, or the ``1``/``2`` of older files
+    (CGoban 1 writes ``PL[2]``; GNU Go reads both). ValueError for anything else."""
+    value = raw.decode("ascii", "replace").strip().lower()
+    if value in ("b", "1"):
+        return "b"
+    if value in ("w", "2"):
+        return "w"
+    raise ValueError(f"PL[{value}] is not a player (B or W)")
 
 
 def _first_player(position: SgfPosition) -> int:

@@ -96,12 +96,19 @@ def test_load_refuses_a_move_number_below_one(move_number):
         ("AB[cc]AW[gg]", "", BLACK),  # a set-up with white stones is not a handicap
         ("AB[cc][gg]", ";B[ee]", BLACK),  # moves follow: the first of them says nothing, Black by default
         ("PL[W]", ";W[ee]", WHITE),
+        ("AB[cc]AW[gg]PL[2]", "", WHITE),  # the 1 and 2 of older files (CGoban 1), as GNU Go reads them
+        ("AB[cc]AW[gg]PL[1]", "", BLACK),
         ("", "", BLACK),
     ],
 )
 def test_load_chooses_the_first_player(tmp_path, root, moves, to_move):
     position = sgf.load(write(tmp_path, f"(;FF[4]GM[1]SZ[9]{root}{moves})"))
     assert position.to_move == to_move
+
+
+def test_a_pl_that_names_no_player_is_refused_by_name(tmp_path):
+    with pytest.raises(ValueError, match=r"bad SGF: PL\[x\] is not a player"):
+        sgf.load(write(tmp_path, "(;FF[4]GM[1]SZ[9]AB[cc]PL[X])"))
 
 
 def test_load_without_komi_reads_komi_zero(tmp_path):
