@@ -36,27 +36,40 @@ class SgfPosition:
     to_move: int = BLACK
     date: str = ""  # DT, its first ten characters
     player: str | None = None  # PL, when given ("b" or "w")
+    # set-up nodes after the first move, before they are folded into ``setup`` (``_folded``):
+    # (moves before the node, the stones it places as (color, point), the points it clears, its PL)
+    edits: list[tuple[int, list[tuple[int, int]], list[int], str | None]] = field(default_factory=list)
 
 
 def load(path: str, move_number: int | None = None) -> SgfPosition:
     """The position in the file at ``path``; with ``move_number`` n, the position before move n
     is played (GTP ``loadsgf``). ValueError for a file that is not a Go SGF we can play."""
     with open(path, "rb") as handle:
-        position = parse(handle.read())
+        position = _read(handle.read())
     if move_number is not None:
         if move_number < 1:
             raise ValueError("move number must be at least 1")
+        following = position.moves[move_number - 1 : move_number]  # move n, who plays it
         position.moves = position.moves[: move_number - 1]
+        position.edits = [edit for edit in position.edits if edit[0] <= len(position.moves)]
         position.to_move = _first_player(position)
-    return position
+        return _folded(position, following[0][0] if following else None)
+    return _folded(position)
 
 
 def parse(data: bytes) -> SgfPosition:
     """The game of one SGF text: size, komi, set-up stones, every move, the first player and the
     date (``DT``). ValueError (``bad SGF: ...``) for a text that is not a Go game we can play: not
     SGF, another game (``GM``), a board size the kernels do not support, a point off the board,
-    set-up stones with a chain without liberties or after a move (``_setup_and_moves``).
-    The moves' legality is the business of whoever replays them."""
+    set-up stones with a chain without liberties (``_setup_and_moves``). The moves' legality is
+    the business of whoever replays them, but for the moves before a set-up node that comes after
+    the first move: those are replayed here, since the set-up edits the position they make
+    (``_folded``)."""
+    return _folded(_read(data))
+
+
+def _read(data: bytes) -> SgfPosition:
+    """``parse``'s game with its set-up nodes after the first move still apart (``edits``)."""
     try:
         game = sgf.Sgf_game.from_bytes(data)
         root = game.get_root()
@@ -68,10 +81,11 @@ def parse(data: bytes) -> SgfPosition:
         raise ValueError(f"bad SGF: {err}") from None
     coords.check_size(size)
     try:
-        stones, plays, first = _setup_and_moves(game)
+        stones, plays, first, later = _setup_and_moves(game)
     except ValueError as err:  # sgfmill says nothing of a point off the board
         raise ValueError(f"bad SGF: {str(err) or f'a move or set-up stone is off the {size}x{size} board'}") from None
-    if any(not (0 <= r < size and 0 <= c < size) for r, c in stones):
+    placed = list(stones) + [point for _, black, white, _, _ in later for point in (*black, *white)]
+    if any(not (0 <= r < size and 0 <= c < size) for r, c in placed):
         raise ValueError(f"bad SGF: a set-up stone is off the {size}x{size} board")
     setup = [(_COLOR[colour], coords.from_sgf(size, point)) for point, colour in sorted(stones.items())]
     try:
@@ -79,37 +93,98 @@ def parse(data: bytes) -> SgfPosition:
     except ValueError:
         raise ValueError("bad SGF: setup position not legal") from None  # a chain without liberties
     moves = [(_COLOR[colour], coords.from_sgf(size, move)) for colour, move in plays if colour in _COLOR]
+    edits = [
+        (
+            at,
+            [(BLACK, coords.from_sgf(size, p)) for p in sorted(black)]
+            + [(WHITE, coords.from_sgf(size, p)) for p in sorted(white)],
+            [coords.from_sgf(size, p) for p in sorted(empty)],
+            player,
+        )
+        for at, black, white, empty, player in later
+    ]
     date = str(root.get("DT"))[:10] if root.has_property("DT") else ""
-    position = SgfPosition(size, komi, setup, moves, BLACK, date, None if first is None else str(first).lower())
+    position = SgfPosition(size, komi, setup, moves, BLACK, date, None if first is None else str(first).lower(), edits)
     position.to_move = _first_player(position)
     return position
 
 
-def _setup_and_moves(game) -> tuple[dict, list, str | None]:
+def _folded(position: SgfPosition, next_player: int | None = None) -> SgfPosition:
+    """``position`` with its set-up nodes after the first move (``edits``) folded in, as GNU Go's
+    ``loadsgf`` reads such a file: the moves before the last such node are replayed (with full
+    rules: ValueError naming an illegal one), each node's stones placed and points cleared on the
+    board as it stands, and the result becomes the set-up position, the moves after it the moves
+    to replay; who moves next is the node's ``PL``, else the player of the next move (of those
+    kept, else ``next_player``: the file's next one when ``load`` stopped before it), else the
+    other player of the last move. The earlier moves are no longer a history: undo stops at the
+    set-up, and superko counts from it. Without such nodes, ``position`` as it is."""
+    if not position.edits:
+        return position
+    size = position.size
+    last = position.edits[-1][0]
+    board = Board.from_stones(size, position.setup, position.to_move)
+    edits = {}
+    for at, place, clear, player in position.edits:
+        edits.setdefault(at, []).append((place, clear, player))
+    player = None
+    for i in range(last + 1):
+        for place, clear, node_player in edits.get(i, []):
+            stones = {p: board.color_at(p) for p in board.points() if board.color_at(p) in (BLACK, WHITE)}
+            for p in clear:
+                stones.pop(p, None)
+            stones.update({p: color for color, p in place})
+            try:
+                board = Board.from_stones(size, [(color, p) for p, color in sorted(stones.items())])
+            except ValueError:
+                raise ValueError(f"bad SGF: the set-up after move {i} leaves a chain without liberties") from None
+            player = node_player
+        if i < last:
+            color, point = position.moves[i]
+            try:
+                board.play(color, point)
+            except ValueError as err:
+                raise ValueError(f"bad SGF: move {i + 1}, before a later set-up, is illegal: {err}") from None
+    moves = position.moves[last:]
+    if player in _COLOR:
+        to_move = _COLOR[player]
+    elif moves:
+        to_move = moves[0][0]
+    elif next_player is not None:
+        to_move = next_player
+    else:
+        to_move = WHITE if last > 0 and position.moves[last - 1][0] == BLACK else BLACK
+    stones = [(board.color_at(p), p) for p in board.points() if board.color_at(p) in (BLACK, WHITE)]
+    return SgfPosition(size, position.komi, stones, moves, to_move, position.date, player)
+
+
+def _setup_and_moves(game) -> tuple[dict, list, str | None, list]:
     """The main line's set-up stones (``(row, col) -> colour``), its moves (``(colour, (row, col)
-    or None)``) and its ``PL``. Set-up stones may come in any node before the first move (problem
-    files put them in the second node, as GNU Go's regression suite does), each node's ``AE``
-    clearing points and ``AB``/``AW`` placing stones in turn; ``PL`` is the last one given before
-    the first move (``_player``). ValueError for set-up stones after a move (a position edited
-    mid-game)."""
+    or None)``), its ``PL`` and its later set-up nodes. Set-up stones may come in any node before
+    the first move (problem files put them in the second node, as GNU Go's regression suite
+    does), each node's ``AE`` clearing points and ``AB``/``AW`` placing stones in turn; ``PL`` is
+    the last one given before the first move (``_player``). A set-up node after a move (a
+    position edited mid-game) is kept apart: ``(moves before it, black, white, cleared, PL)``."""
     stones: dict = {}
     plays: list = []
+    later: list = []
     player = None
     for node in game.get_main_sequence():
         if node.has_setup_stones():
-            if plays:
-                raise ValueError("set-up stones after a move")
             black, white, empty = node.get_setup_stones()
-            for point in empty:
-                stones.pop(point, None)
-            stones.update({point: "b" for point in black})
-            stones.update({point: "w" for point in white})
+            if plays:
+                node_player = _player(node.get_raw("PL")) if node.has_property("PL") else None
+                later.append((len(plays), black, white, empty, node_player))
+            else:
+                for point in empty:
+                    stones.pop(point, None)
+                stones.update({point: "b" for point in black})
+                stones.update({point: "w" for point in white})
         if not plays and node.has_property("PL"):
             player = _player(node.get_raw("PL"))
         colour, move = node.get_move()
         if colour is not None:
             plays.append((colour, move))
-    return stones, plays, player
+    return stones, plays, player, later
 
 
 def _player(raw: bytes) -> str:

@@ -121,7 +121,7 @@ def test_load_without_komi_reads_komi_zero(tmp_path):
         ("hello, I am not SGF", "bad SGF"),
         ("", "bad SGF"),
         ("(;FF[4]GM[1]SZ[9]KM[abc];B[ee])", "bad SGF"),
-        ("(;FF[4]GM[1]SZ[9];B[ee];AW[aa])", "bad SGF"),  # set-up stones after the root
+        ("(;FF[4]GM[1]SZ[9];B[ee];AW[jj])", "bad SGF: a move or set-up stone is off the 9x9 board"),  # late
         ("(;FF[4]GM[1]SZ[9];B[zz])", "bad SGF: a move or set-up stone is off the 9x9 board"),
         ("(;FF[4]GM[1]SZ[9]AB[jj])", "bad SGF: a move or set-up stone is off the 9x9 board"),
         ("(;FF[4]GM[1]SZ[100])", "bad SGF"),
@@ -134,7 +134,7 @@ def test_load_without_komi_reads_komi_zero(tmp_path):
         "not-sgf",
         "empty",
         "bad-komi",
-        "late-setup",
+        "late-setup-off-board",
         "off-board",
         "stone-off-board",
         "size-100",
@@ -223,5 +223,39 @@ def test_set_up_stones_in_nodes_before_the_first_move_are_the_starting_position(
     assert names == {(BLACK, "B8"), (WHITE, "C7"), (BLACK, "D6")}
     assert [coords.to_gtp(9, p) for _, p in position.moves] == ["E5", "F4"]
     assert position.to_move == WHITE  # PL of the set-up node
-    with pytest.raises(ValueError, match="set-up stones after a move"):
-        sgf.parse(b"(;FF[4]GM[1]SZ[9];B[ee];AW[aa])")
+
+
+# B E5, W C3, then a set-up node clears C3 and adds Black A1 and White J9, then W G7, B D4
+EDITED = b"(;FF[4]GM[1]SZ[9];B[ee];W[cg];AE[cg]AB[ai]AW[ia];W[gc];B[df])"
+
+
+def named(stones):
+    return {(c, coords.to_gtp(9, p)) for c, p in stones}
+
+
+def test_a_set_up_node_after_moves_edits_the_position_they_made(tmp_path):
+    """As GNU Go's loadsgf reads it: the moves before the node are replayed, the node clears and
+    places its stones, and that position is where the game starts; the moves after it follow."""
+    position = sgf.parse(EDITED)
+    assert named(position.setup) == {(BLACK, "E5"), (BLACK, "A1"), (WHITE, "J9")}
+    assert [(c, coords.to_gtp(9, p)) for c, p in position.moves] == [(WHITE, "G7"), (BLACK, "D4")]
+    assert position.to_move == WHITE  # the player of the next move
+    path = write(tmp_path, EDITED)
+    # before move 3 (the node comes after move 2): folded, nothing to replay
+    before_3 = sgf.load(path, 3)
+    assert named(before_3.setup) == {(BLACK, "E5"), (BLACK, "A1"), (WHITE, "J9")}
+    assert before_3.moves == [] and before_3.to_move == WHITE
+    # before move 2: the node is not reached yet, the moves stay moves
+    before_2 = sgf.load(path, 2)
+    assert before_2.setup == [] and [coords.to_gtp(9, p) for _, p in before_2.moves] == ["E5"]
+    assert before_2.to_move == BLACK  # who starts; after E5 is replayed White is to move
+    # the node's PL decides who moves next
+    with_pl = sgf.parse(EDITED.replace(b"AW[ia]", b"AW[ia]PL[B]"))
+    assert with_pl.to_move == BLACK
+
+
+def test_an_illegal_move_before_a_later_set_up_or_a_set_up_without_liberties_is_refused():
+    with pytest.raises(ValueError, match="bad SGF: move 2, before a later set-up, is illegal"):
+        sgf.parse(b"(;FF[4]GM[1]SZ[9];B[ee];W[ee];AB[aa];W[cc])")
+    with pytest.raises(ValueError, match="bad SGF: the set-up after move 1 leaves a chain without liberties"):
+        sgf.parse(b"(;FF[4]GM[1]SZ[9];B[aa];AW[ba][ab];W[cc])")
