@@ -244,7 +244,9 @@ def new_workspace(npts: int, replies: np.ndarray | None = None) -> tuple:
     child: ``kernels.prior.init_children``), the last good replies (``replies``, shared by the
     threads; a stand-in that holds none when not given) and the record of an iteration's moves
     they learn from (the two before the root, the tree's, the playout's: at most 3 x npts, the
-    iteration's move cap, beyond MAX_DEPTH)."""
+    iteration's move cap, beyond MAX_DEPTH; empty with the stand-in, so that a playout that
+    teaches nothing records nothing)."""
+    learns = replies is not None and replies.shape[1] > 1
     return (
         np.zeros((NFIELDS, npts), dtype=np.int32),
         np.zeros(META_LEN, dtype=np.int64),
@@ -255,7 +257,7 @@ def new_workspace(npts: int, replies: np.ndarray | None = None) -> tuple:
         np.zeros(npts + 1, dtype=np.int32),
         prior_scratch(npts),
         no_replies() if replies is None else replies,
-        np.zeros(2 + MAX_DEPTH + 3 * npts, dtype=np.int64),
+        np.zeros(2 + MAX_DEPTH + 3 * npts if learns else 0, dtype=np.int64),
     )
 
 
