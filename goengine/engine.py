@@ -54,7 +54,7 @@ from goengine.time_control import GameClocks, StopRule, TimeSettings
 RESIGN = -2  # the move of a decision to resign
 OWNERSHIP_PLAYOUTS = 1000
 FREE_HANDICAP_PLAYOUTS = 4  # a point of the board: the search's budget for each free handicap stone
-STOP_CHECK_SECONDS = 0.05  # a clock's stop test reads the root this often: a few batches, a cost of under 1 %
+STOP_CHECK_SECONDS = 0.05  # a clock's stop test reads the root this often: every few batches, not every one
 
 
 @dataclass(frozen=True)
