@@ -155,7 +155,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "extend_time", float, 0.0, 10.0, "time_extension", "--extend-time",
         "under a clock: a move may think up to 1 + this times its planned main time while its search is "
-        "unsure, and stops before its planned time once the runner-up cannot catch up (0: the planned time)",
+        "unsure, and stops before its planned time once the runner-up cannot catch up (0: exactly the "
+        "planned time)",
         keeps_tree=True,
     ),
 )  # fmt: skip
@@ -237,7 +238,7 @@ class SearchConfig:
     resign_threshold: float = 0.1
     resign_min_visits: int = 1000
     ponder: bool = False
-    extend_time: float = 0.0
+    extend_time: float = 1.0
     reuse_tree: bool = True
     batch: int = 128
 

@@ -371,14 +371,15 @@ def test_serve_charges_each_genmove_with_its_round_trip_and_nothing_else(monkeyp
 # ---- genmove under a clock
 
 
-def test_genmove_searches_for_the_seconds_the_clock_allows(monkeypatch):
-    """With no playout budget the clock decides: genmove gives the search the seconds
-    ``seconds_for_move`` allows ((20 - 1) / 30.375 - 0.05 = 0.58 s on an empty 9x9) and no playout
-    cap, and the search spends them, stopping at most one batch past them (counted on a
-    BatchClock, a batch 0.05 s)."""
-    engine = Engine()  # no playout budget: the clock decides
+def clock_genmove(monkeypatch, extend=None, seconds=None, leaders=None):
+    """genmove on an empty 9x9 with 20 s of sudden death and no playout budget, so the clock
+    decides, counted on a BatchClock of 0.05 s a batch (the stop test's own clock too), with
+    ``extend_time`` ``extend`` (None: the default's) and the settings' ``seconds``. With
+    ``leaders``, the root's two leaders are ``leaders(playouts)`` (searched visits, win rate each)
+    whenever the stop test asks. The budget given to the search, the result and the clock."""
+    search = SearchConfig(seconds=seconds) if extend is None else SearchConfig(extend_time=extend, seconds=seconds)
+    engine = Engine(EngineConfig(search=search))
     engine.clocks.start(time_settings_from_gtp(20, 0, 0))
-    allowed = planned(20, 1, 30.375)
     budgets = []
     run = engine._search.run
 
@@ -388,11 +389,28 @@ def test_genmove_searches_for_the_seconds_the_clock_allows(monkeypatch):
 
     monkeypatch.setattr(engine._search, "run", recording_run)
     clock = BatchClock(monkeypatch, step=0.05)
+    monkeypatch.setattr(engine_module, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
+    if leaders is not None:
+
+        def root_leaders():
+            playouts = clock.batches * engine._search.config.batch
+            return (*leaders(playouts), playouts)
+
+        monkeypatch.setattr(engine._search, "root_leaders", root_leaders)
     result = engine.genmove(BLACK).search
     (budget,) = budgets
+    return budget, result, clock
+
+
+def test_genmove_searches_for_the_seconds_the_clock_allows(monkeypatch):
+    """With no playout budget and ``extend_time`` 0 the clock decides alone: genmove gives the
+    search the seconds ``seconds_for_move`` allows ((20 - 1) / 30.375 - 0.05 = 0.58 s on an empty
+    9x9) and no playout cap, and the search spends them, stopping at most one batch past them."""
+    allowed = planned(20, 1, 30.375)
+    budget, result, clock = clock_genmove(monkeypatch, extend=0.0)
     assert budget.playouts is None and budget.seconds == pytest.approx(allowed)
     assert allowed <= result.seconds < allowed + clock.step
-    assert result.playouts == clock.batches * engine._search.config.batch
+    assert result.playouts == clock.batches * SearchConfig().batch
 
 
 # ---- stretching an unsure move, stopping a settled one
@@ -440,38 +458,10 @@ def test_the_stop_rule_on_hand_computed_roots(elapsed, playouts, best, second, s
     assert StopRule(planned=1.0, longest=2.0).settled(elapsed, playouts, best, second) is stop
 
 
-def extended_genmove(monkeypatch, leaders, extend=1.0, seconds=None):
-    """genmove on an empty 9x9 with 20 s of sudden death, ``extend_time`` set, the root's two
-    leaders given by ``leaders(playouts)`` (searched visits, win rate each), counted on a
-    BatchClock of 0.05 s a batch (the stop test's own clock too). The budget given to the
-    search and the result."""
-    engine = Engine(EngineConfig(search=SearchConfig(extend_time=extend, seconds=seconds)))
-    engine.clocks.start(time_settings_from_gtp(20, 0, 0))
-    budgets = []
-    run = engine._search.run
-
-    def recording_run(board, komi, budget, **kwargs):
-        budgets.append(budget)
-        return run(board, komi, budget, **kwargs)
-
-    monkeypatch.setattr(engine._search, "run", recording_run)
-    clock = BatchClock(monkeypatch, step=0.05)
-    monkeypatch.setattr(engine_module, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
-
-    def root_leaders():
-        playouts = clock.batches * engine._search.config.batch
-        return (*leaders(playouts), playouts)
-
-    monkeypatch.setattr(engine._search, "root_leaders", root_leaders)
-    result = engine.genmove(BLACK).search
-    (budget,) = budgets
-    return budget, result
-
-
 def test_an_unsure_search_thinks_up_to_twice_its_planned_time(monkeypatch):
     allowed = planned(20, 1, 30.375)  # 0.575 s
     # two moves level: unsure, and the runner-up never out of reach
-    budget, result = extended_genmove(monkeypatch, lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52)))
+    budget, result, _ = clock_genmove(monkeypatch, leaders=lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52)))
     assert budget.playouts is None and budget.seconds == pytest.approx(2 * allowed)
     assert 2 * allowed <= result.seconds < 2 * allowed + 0.05
 
@@ -480,7 +470,7 @@ def test_a_settled_search_stops_once_the_runner_up_cannot_catch_up(monkeypatch):
     allowed = planned(20, 1, 30.375)
     # a lead of 0.4 n after n playouts in t seconds: out of reach once 0.4 t > allowed - t,
     # that is after allowed / 1.4 = 0.41 s, so at the first batch's end past it, 0.45 s
-    _, result = extended_genmove(monkeypatch, lambda n: ((0.5 * n, 0.6), (0.1 * n, 0.5)))
+    _, result, _ = clock_genmove(monkeypatch, leaders=lambda n: ((0.5 * n, 0.6), (0.1 * n, 0.5)))
     assert result.seconds == pytest.approx(0.45)
     assert result.seconds < allowed
 
@@ -488,10 +478,10 @@ def test_a_settled_search_stops_once_the_runner_up_cannot_catch_up(monkeypatch):
 def test_without_extend_time_or_under_a_shorter_seconds_setting_the_plan_stands(monkeypatch):
     allowed = planned(20, 1, 30.375)
     unsure = lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52))  # noqa: E731
-    budget, result = extended_genmove(monkeypatch, unsure, extend=0.0)
+    budget, result, _ = clock_genmove(monkeypatch, extend=0.0, leaders=unsure)
     assert budget.seconds == pytest.approx(allowed) and allowed <= result.seconds < allowed + 0.05
     monkeypatch.undo()
-    budget, result = extended_genmove(monkeypatch, unsure, seconds=0.3)  # the settings' 0.3 s bind
+    budget, result, _ = clock_genmove(monkeypatch, seconds=0.3, leaders=unsure)  # the settings' 0.3 s bind
     assert budget.seconds == pytest.approx(0.3) and 0.3 <= result.seconds < 0.35
 
 
@@ -504,13 +494,13 @@ def test_without_extend_time_or_under_a_shorter_seconds_setting_the_plan_stands(
 @pytest.mark.parametrize(
     ("clock", "time_left", "limit", "extend"),
     [
-        ("30", False, 30.0, 0),  # sudden death, time_settings only: gogui-twogtp's way
-        ("30", True, 30.0, 0),  # the same with time_left before every move
-        ("30", False, 30.0, 1),  # sudden death, unsure moves thinking up to twice their plan
-        ("5+5/5", True, None, 0),  # Canadian byo-yomi: time_settings 5 5 5
-        ("5+1x3", True, None, 0),  # Japanese byo-yomi, KGS style: kgs-time_settings byoyomi 5 1 3
+        ("30", False, 30.0, 1),  # sudden death, time_settings only: gogui-twogtp's way
+        ("30", True, 30.0, 1),  # the same with time_left before every move
+        ("30", False, 30.0, 0),  # sudden death, every move exactly its plan
+        ("5+5/5", True, None, 1),  # Canadian byo-yomi: time_settings 5 5 5
+        ("5+1x3", True, None, 1),  # Japanese byo-yomi, KGS style: kgs-time_settings byoyomi 5 1 3
     ],
-    ids=["sudden-death-no-time-left", "sudden-death-time-left", "sudden-death-extend", "canadian", "kgs-japanese"],
+    ids=["sudden-death-no-time-left", "sudden-death-time-left", "sudden-death-plan-only", "canadian", "kgs-japanese"],
 )
 def test_goengine_never_loses_on_time_in_a_whole_game(tmp_path, clock, time_left, limit, extend):
     """A whole 9x9 game on each colour against GNU Go level 1, goengine with no budget of its own
@@ -521,8 +511,8 @@ def test_goengine_never_loses_on_time_in_a_whole_game(tmp_path, clock, time_left
     ``test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps_its_reserve``:
     a real game against GNU Go level 1 may end while the plan still gives every move the same
     share, (T - R) / n then (T - R - t) / (n - 1), so its own thirds differ only by noise.) With
-    ``--extend-time 1`` an unsure move may think twice its plan and a settled one stops early:
-    the same holds."""
+    the default ``--extend-time 1`` an unsure move may think twice its plan and a settled one
+    stops early; with ``--extend-time 0`` every move takes its plan: the same holds either way."""
     out = tmp_path / "out"
     args = ("--games", "2", "--jobs", "2", "--time", clock, "--opponent", GNUGO_LEVEL1)
     args += ("--config", f"default=--resign-threshold 0 --extend-time {extend}")
