@@ -82,6 +82,7 @@ ALLOCATING = frozenset(
         "learn.extract_game",
         "learn.harvest_game",
         "learn.loss_and_gradient",
+        "playout.outside_search",
         "playout.run_playouts",
         "search.owner_counts",
         "tree.copy_subtree",

@@ -76,6 +76,39 @@ def playout(
 
 
 @njit(cache=True)
+def outside_search():
+    """What a playout outside a search passes for the search's records (``playout``'s last five
+    arguments): an AMAF record of one unused point, depth 0, no recording, and a reply memory with
+    the stand-in table of ``kernels.replies.no_replies`` and nowhere to write the moves. Made once
+    by the caller, before its loop."""
+    no_memory = (np.full((3, 1, 1), PASS, dtype=np.int32), np.zeros(0, dtype=np.int64), np.int64(0))
+    # typed: see goengine.kernels
+    return np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int64), np.int64(0), np.bool_(False), no_memory
+
+
+@njit(cache=True, _nrt=False)
+def playout_outside_search(pts, meta, zobrist, rng, policy, params, patterns, max_moves, stand_ins):
+    """``playout`` for a caller outside a search: ``stand_ins`` (``outside_search``) in place of
+    the search's records."""
+    no_amaf, no_depth, at_root, no_amaf_record, no_memory = stand_ins
+    return playout(
+        pts,
+        meta,
+        zobrist,
+        rng,
+        policy,
+        params,
+        patterns,
+        max_moves,
+        no_amaf,
+        no_depth,
+        at_root,
+        no_amaf_record,
+        no_memory,
+    )
+
+
+@njit(cache=True)
 def run_playouts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts, max_moves, scores):
     """Run ``n_playouts`` playouts of policy ``policy`` (``playout``'s arguments) from
     ``(pts0, meta0)``, leaving it unchanged.
@@ -85,28 +118,11 @@ def run_playouts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts
     """
     pts = np.empty_like(pts0)
     meta = np.empty_like(meta0)
-    no_amaf = np.zeros(1, dtype=np.int8)
-    no_depth = np.zeros(1, dtype=np.int64)
-    at_root, no_amaf_record = np.int64(0), np.bool_(False)  # typed: see goengine.kernels
-    no_memory = (np.full((3, 1, 1), PASS, dtype=np.int32), np.zeros(0, dtype=np.int64), np.int64(0))  # no_replies
+    stand_ins = outside_search()
     total_moves = 0
     for k in range(n_playouts):
         copy_state(pts0, meta0, pts, meta)
-        score, moves = playout(
-            pts,
-            meta,
-            zobrist,
-            rng,
-            policy,
-            params,
-            patterns,
-            max_moves,
-            no_amaf,
-            no_depth,
-            at_root,
-            no_amaf_record,
-            no_memory,
-        )
+        score, moves = playout_outside_search(pts, meta, zobrist, rng, policy, params, patterns, max_moves, stand_ins)
         scores[k] = score
         total_moves += moves
     return total_moves

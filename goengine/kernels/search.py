@@ -79,7 +79,7 @@ from .board import (
     is_eye,
     is_legal,
 )
-from .playout import apply_move, playout
+from .playout import apply_move, outside_search, playout, playout_outside_search
 from .prior import init_children, pass_is_child
 from .replies import learn_replies, no_replies
 from .select import select_best
@@ -446,29 +446,12 @@ def owner_counts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts
     judgement, and the ownership map of a position that was not searched."""
     pts = np.empty_like(pts0)
     meta = np.empty_like(meta0)
-    no_amaf = np.zeros(1, dtype=np.int8)
-    no_depth = np.zeros(1, dtype=np.int64)
-    at_root, no_amaf_record = np.int64(0), np.bool_(False)  # typed: see goengine.kernels
-    no_memory = (np.full((3, 1, 1), PASS, dtype=np.int32), np.zeros(0, dtype=np.int64), np.int64(0))  # no_replies
+    stand_ins = outside_search()
     for _ in range(n_playouts):
         copy_state(pts0, meta0, pts, meta)
         # judged as if play went on: at the end of a game (two passes, when final_score is asked)
         # a playout that starts with the pass count would stop at once and judge nothing dead
         meta[PASSES] = 0
-        playout(
-            pts,
-            meta,
-            zobrist,
-            rng,
-            policy,
-            params,
-            patterns,
-            max_moves,
-            no_amaf,
-            no_depth,
-            at_root,
-            no_amaf_record,
-            no_memory,
-        )
+        playout_outside_search(pts, meta, zobrist, rng, policy, params, patterns, max_moves, stand_ins)
         add_owners(pts, meta, owners)
     return n_playouts
