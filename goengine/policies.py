@@ -58,7 +58,7 @@ POLICIES = Registry(
                     kpolicy.HEAVY_NAKADE,
                     0.8,
                     "nakade_vital_point",
-                    "probability of playing the vital point of a 3-point eye space next to the last move",
+                    "probability of playing the vital point of a small eye space next to the last move",
                 ),
                 _probability(
                     "capture_any",
@@ -116,9 +116,19 @@ POLICIES = Registry(
                     "probability of first playing the reply that last won after the last two moves, or the last "
                     "one (LGRF-2: Baier and Drake 2010)",
                 ),
+                Param(
+                    "nakade_size",
+                    kpolicy.HEAVY_NAKADE_SIZE,
+                    3.0,
+                    "nakade_max_eye_space",
+                    "the largest eye space whose vital point the nakade rule plays: 3 (straight and bent three), "
+                    "4 (and pyramid four), 5 (and bulky and crossed five), 6 (and rabbity six)",
+                    low=3,
+                    high=6,
+                ),
             ),
             "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; "
-            "Pachi playout/moggy.c, tactics/selfatari.c; Baier and Drake 2010 (LGRF)",
+            "Pachi playout/moggy.c, tactics/selfatari.c, tactics/nakade.c; Baier and Drake 2010 (LGRF)",
         ),
     ),
     MAX_PARAMS,

@@ -21,6 +21,7 @@ from goengine.board import BLACK, PASS, WHITE, ZOBRIST, Board
 from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
 from goengine.kernels import policy as kpolicy
+from goengine.kernels import tactics
 from goengine.kernels.rng import new_state
 from goengine.mogo3x3 import MOGO_PATTERNS, matches_naive, table
 from goengine.policies import POLICIES
@@ -379,7 +380,127 @@ def test_nakade_plays_the_vital_point_of_the_eye_space_next_to_the_last_move():
     # a space that is not next to the last move is not looked at
     board = position(". . . O . . .\n" + NAKADE.strip().split("\n", 1)[1], (6, 6), WHITE)
     assert naive.flood(naive.from_diagram(str(board)), 0, 0) == {(0, 0), (0, 1), (0, 2)}
-    assert kpolicy.nakade_move(board.pts, board.meta, np.int64(BLACK), board.meta[kb.LAST_MOVE]) == PASS
+    assert kpolicy.nakade_move(board.pts, board.meta, np.int64(BLACK), board.meta[kb.LAST_MOVE], np.int64(3)) == PASS
+
+
+#: the eye spaces one move decides, each with its vital point (row, col), as every Go book draws
+#: them; every other shape of three to six points has none (two eyes either way, or one)
+KILLING_SHAPES = {
+    "straight three": ({(0, 0), (0, 1), (0, 2)}, (0, 1)),
+    "bent three": ({(0, 0), (0, 1), (1, 1)}, (0, 1)),
+    "pyramid four": ({(0, 0), (0, 1), (0, 2), (1, 1)}, (0, 1)),
+    "crossed five": ({(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)}, (1, 1)),
+    "bulky five": ({(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)}, (1, 0)),
+    "rabbity six": ({(0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2)}, (1, 1)),
+}
+
+
+def normalised(cells):
+    top = min(r for r, _ in cells)
+    left = min(c for _, c in cells)
+    return frozenset((r - top, c - left) for r, c in cells)
+
+
+def symmetries(cells, vital):
+    """The eight rotations and reflections of a shape with its vital point, each normalised."""
+    out = []
+    for flip in (False, True):
+        for turns in range(4):
+
+            def move(rc, flip=flip, turns=turns):
+                r, c = rc
+                if flip:
+                    r, c = c, r
+                for _ in range(turns):
+                    r, c = c, -r
+                return r, c
+
+            moved = [move(rc) for rc in cells]
+            top, left = min(r for r, _ in moved), min(c for _, c in moved)
+            out.append((normalised(moved), (move(vital)[0] - top, move(vital)[1] - left)))
+    return out
+
+
+def polyominoes(n):
+    """Every shape of ``n`` orthogonally connected points, up to translation (grown point by point)."""
+    shapes = {frozenset({(0, 0)})}
+    for _ in range(n - 1):
+        shapes = {
+            normalised(shape | {(r + dr, c + dc)})
+            for shape in shapes
+            for r, c in shape
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if (r + dr, c + dc) not in shape
+        }
+    return shapes
+
+
+def eye_space(cells, owner="X", offset=1):
+    """A 9x9 board filled with ``owner``'s stones but for the empty ``cells`` (shifted by ``offset``)."""
+    rows = [[owner] * 9 for _ in range(9)]
+    for r, c in cells:
+        rows[r + offset][c + offset] = "."
+    return Board.from_ascii("\n".join(" ".join(row) for row in rows))
+
+
+def test_the_shapes_are_the_polyominoes_and_the_killing_ones_are_among_them():
+    assert [len(polyominoes(n)) for n in (3, 4, 5, 6)] == [6, 19, 63, 216]  # the fixed polyominoes
+    for cells, _ in KILLING_SHAPES.values():
+        assert normalised(cells) in polyominoes(len(cells))
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 6])
+def test_nakade_point_finds_the_vital_point_of_exactly_the_killing_shapes(size):
+    """Every shape of ``size`` points, in every orientation, surrounded by one colour: the vital
+    point of the killing shapes above and of no other; from every point of the space; and none
+    when the shape is larger than ``max_size`` allows."""
+    vital = {}
+    for cells, point in KILLING_SHAPES.values():
+        if len(cells) == size:
+            vital.update(symmetries(cells, point))
+    for shape in polyominoes(size):
+        board = eye_space(shape)
+        expected = vital.get(shape)
+        for r, c in shape:
+            q = np.int64(coords.point(9, r + 1, c + 1))
+            found = tactics.nakade_point(board.pts, board.meta, q, np.int64(6))
+            want = kb.NO_POINT if expected is None else coords.point(9, expected[0] + 1, expected[1] + 1)
+            assert found == want, (sorted(shape), (r, c))
+            smaller = tactics.nakade_point(board.pts, board.meta, q, np.int64(size - 1))
+            assert smaller == kb.NO_POINT
+
+
+def test_an_eye_space_with_both_colours_around_it_or_of_two_points_has_no_vital_point():
+    cells, _ = KILLING_SHAPES["rabbity six"]
+    board = eye_space(cells)
+    board.pts[kb.COLOR, coords.point(9, 0, 0)] = WHITE  # a stone of the other colour, far away: still one owner
+    q = np.int64(coords.point(9, 2, 2))
+    assert tactics.nakade_point(board.pts, board.meta, q, np.int64(6)) == coords.point(9, 2, 2)
+    mixed = Board.from_ascii(str(eye_space(cells)).replace("X", "O", 9))  # the top row White, touching the space
+    assert tactics.nakade_point(mixed.pts, mixed.meta, q, np.int64(6)) == kb.NO_POINT
+    two = eye_space({(0, 0), (0, 1)})
+    assert tactics.nakade_point(two.pts, two.meta, np.int64(coords.point(9, 1, 1)), np.int64(6)) == kb.NO_POINT
+
+
+# White's last move (0, 2) closes a rabbity six in the corner: (0, 1), (1, 0) to (1, 2), (2, 1), (2, 2)
+RABBITY = """
+O . . O . . . . .
+. . . O . . . . .
+O . . O . . . . .
+O O O O . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_with_nakade_size_6_the_rule_plays_the_vital_point_of_a_rabbity_six_and_by_default_not():
+    board = position(RABBITY, (0, 2), WHITE)
+    assert draw_moves(board, heavy_params(nakade=1, nakade_size=6), 100) == {(1, 1): 100}
+    assert draw_moves(board, heavy_params(nakade=1, nakade_size=5), 100).get((1, 1), 0) < 50
+    assert draw_moves(board, heavy_params(nakade=1), 100).get((1, 1), 0) < 50  # the default: threes only
 
 
 # ---- rule 6: the random move avoiding self-atari

@@ -27,7 +27,9 @@ Each rule is tried with its probability (a parameter); the first that yields a m
    2b. (off by default: ``two_libs``) two-liberty fights at the last move: atari an opponent
    chain of two liberties safely, or extend one of ours to three (``two_liberty_move``);
 3. patterns: an empty neighbour (of the eight) of the last move that matches a MoGo 3x3 pattern;
-4. nakade: the middle of a three-point eye space next to the last move;
+4. nakade: the vital point of an eye space next to the last move: of a straight or bent three
+   by default; with ``nakade_size`` up to 6 also of a pyramid four, a bulky or crossed five and
+   a rabbity six (``tactics.nakade_point``);
 5. capture anywhere: any opponent chain in atari on the board;
 6. a random move as ``uniform`` draws it, rejecting (with its probability) a bad self-atari
    (``tactics.is_bad_self_atari``); with ``self_atari_redirect`` (off by default) a rejected
@@ -85,6 +87,7 @@ HEAVY_LADDERS = 7  # 1: escapes are checked for ladders
 HEAVY_TWO_LIBS = 8  # probability of trying rule 2b (two-liberty fights); 0: never
 HEAVY_SELF_ATARI_REDIRECT = 9  # 1: a rejected bad self-atari is redirected (``self_atari_cousin``)
 HEAVY_LAST_GOOD_REPLY = 10  # probability of trying rule 0 (the last good reply); 0: never
+HEAVY_NAKADE_SIZE = 11  # the largest eye space rule 4 plays the vital point of (3 to 6)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -263,12 +266,12 @@ def pattern_move(pts, meta, patterns, c, rng, last, max_stones):
 
 
 @njit(cache=True, _nrt=False)
-def nakade_move(pts, meta, c, last):
-    """The vital point of a three-point eye space next to ``last`` (``tactics.nakade_point``),
-    if ``c`` may play it, or PASS."""
+def nakade_move(pts, meta, c, last, max_size):
+    """The vital point of an eye space of at most ``max_size`` points next to ``last``
+    (``tactics.nakade_point``), if ``c`` may play it, or PASS."""
     w = meta[W]
     for q in (last - w, last - 1, last + 1, last + w):
-        m = nakade_point(pts, meta, q)
+        m = nakade_point(pts, meta, q, max_size)
         if m >= 0 and is_legal(pts, meta, m, c):
             return m
     return PASS
@@ -409,7 +412,7 @@ def heavy_move(params, patterns, replies, pts, meta, zobrist, c, rng):
             if m != PASS:
                 return m
         if rand_float(rng) < params[HEAVY_NAKADE]:
-            m = nakade_move(pts, meta, c, last)
+            m = nakade_move(pts, meta, c, last, np.int64(params[HEAVY_NAKADE_SIZE]))
             if m != PASS:
                 return m
     if params[HEAVY_CAPTURE_ANY] > 0.0 and rand_float(rng) < params[HEAVY_CAPTURE_ANY]:

@@ -5,7 +5,7 @@ Reading guide: ``liberties_after`` is the workhorse (the distinct liberties a ch
 after a move, counted up to three, without playing it); ``is_bad_self_atari`` and
 ``escape_works`` are built on it (``liberty_points_after`` also names the liberties);
 ``ladder_captures`` reads a ladder on the board's scratch positions; ``nakade_point`` finds the
-vital point of a three-point eye space.
+vital point of a small eye space (three to six points).
 
 The board keeps pseudo-liberties (``kernels.board``), which answer "in atari?" and "which
 liberty?" at once but cannot tell two liberties from three. Here liberties are counted for real
@@ -31,6 +31,7 @@ from .board import (
     NEXT,
     NMETA,
     NO_POINT,
+    STACK,
     STATE_ROWS,
     W,
     copy_state,
@@ -386,41 +387,75 @@ def saves_chain_in_atari(pts, meta, zobrist, p, c, read_ladders):
 
 
 @njit(cache=True, _nrt=False)
-def nakade_point(pts, meta, q):
-    """The vital point of the empty region containing ``q`` when it is a three-point eye space
-    (straight or bent three) surrounded by stones of one colour: its middle point, where either
-    player decides the group's life (Fuego's playout nakade rule). NO_POINT otherwise."""
+def nakade_point(pts, meta, q, max_size):
+    """The vital point of the empty region containing ``q`` when it is an eye space of at most
+    ``max_size`` points (3 to 6) surrounded by stones of one colour and one of the shapes a single
+    move decides: where the defender makes two eyes and the attacker leaves one. NO_POINT
+    otherwise. The shapes (Fuego's playout rule has the threes; Pachi's ``tactics/nakade.c`` all):
+
+    - straight or bent three: the middle point;
+    - pyramid four: the point next to the other three;
+    - crossed five: the centre; bulky five (a square and one more): the square's point next to it;
+    - rabbity six (a square and two more at one of its points): that point.
+
+    The vital point is the region's point with the most neighbours in the region, alone with
+    that many; the square that a bulky five or a rabbity six holds is told by the region's
+    adjacent pairs (one more than a tree's). The region is listed in the ``STACK`` row."""
     if pts[COLOR, at(q)] != EMPTY:
         return NO_POINT
     w = meta[W]
-    # collect the region, giving up past three points
-    e0, e1, e2 = q, NO_POINT, NO_POINT
+    region = pts[STACK]
+    region[0] = q
     n = 1
     colours = 0
     i = 0
     while i < n:
-        s = e0 if i == 0 else (e1 if i == 1 else e2)
+        s = region[at(i)]
         for t in (s - w, s - 1, s + 1, s + w):
             ct = pts[COLOR, at(t)]
             if ct == EMPTY:
-                if t == e0 or t == e1 or t == e2:
+                listed = False
+                for j in range(n):
+                    if region[at(j)] == t:
+                        listed = True
+                        break
+                if listed:
                     continue
-                if n == 3:
-                    return NO_POINT
-                if n == 1:
-                    e1 = t
-                else:
-                    e2 = t
+                if n == max_size:
+                    return NO_POINT  # larger than the shapes asked for
+                region[at(n)] = t
                 n += 1
             elif ct != BORDER:
                 colours |= ct
         i += 1
-    if n != 3 or colours == 3 or colours == 0:
+    if n < 3 or colours == 3 or colours == 0:
         return NO_POINT
-    # the middle point is the one next to both others
-    for m, a, b in ((e0, e1, e2), (e1, e0, e2), (e2, e0, e1)):
-        d1 = abs(m - a)
-        d2 = abs(m - b)
-        if (d1 == 1 or d1 == w) and (d2 == 1 or d2 == w):
-            return m
+    # each point's neighbours in the region; the most connected point, and whether it is alone
+    best = NO_POINT
+    best_degree = 0
+    alone = False
+    pairs = 0
+    for j in range(n):
+        m = region[at(j)]
+        degree = 0
+        for k in range(n):
+            d = abs(m - region[at(k)])
+            if d == 1 or d == w:
+                degree += 1
+        pairs += degree
+        if degree > best_degree:
+            best, best_degree, alone = m, degree, True
+        elif degree == best_degree:
+            alone = False
+    pairs //= 2
+    if not alone:
+        return NO_POINT
+    if n == 3 and best_degree == 2:  # straight or bent three
+        return best
+    if n == 4 and best_degree == 3:  # pyramid four
+        return best
+    if n == 5 and (best_degree == 4 or (best_degree == 3 and pairs == 5)):  # crossed or bulky five
+        return best
+    if n == 6 and best_degree == 4 and pairs == 6:  # rabbity six
+        return best
     return NO_POINT
