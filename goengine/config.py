@@ -159,6 +159,12 @@ SETTINGS: tuple[Setting, ...] = (
         "planned time)",
         keeps_tree=True,
     ),
+    Setting(
+        "plan_share", float, 0.1, 2.0, "time_plan_share", "--plan-share",
+        "under a clock: the time left is spread over this share of the moves the engine still expects "
+        "to play (Fuego's estimate; below 1 a move gets more now and the last moves less)",
+        keeps_tree=True,
+    ),
 )  # fmt: skip
 
 
@@ -213,7 +219,9 @@ class SearchConfig:
     resigns). ``ponder``: after each move of the game, search on for the opponent's reply until
     the next command (``Engine.start_pondering``). ``extend_time``: under a game clock, how far a
     move's search may run past its planned time while it is unsure, and whether it may stop
-    before it (``time_control.StopRule``; 0: exactly the planned time). ``reuse_tree``: keep the subtree of the moves
+    before it (``time_control.StopRule``; 0: exactly the planned time). ``plan_share``: under a
+    game clock, the share of the moves still expected that the time left is spread over
+    (``time_control.moves_to_plan``). ``reuse_tree``: keep the subtree of the moves
     played; ``batch``: iterations per call into the kernels. The ranges are in ``SETTINGS``.
     """
 
@@ -239,6 +247,7 @@ class SearchConfig:
     resign_min_visits: int = 1000
     ponder: bool = False
     extend_time: float = 1.0
+    plan_share: float = 1.0
     reuse_tree: bool = True
     batch: int = 128
 

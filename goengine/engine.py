@@ -304,7 +304,7 @@ class Engine:
         config = self._search.config
         allotted = None
         if config.extend_time > 0:
-            allotted = self.clocks.move_time(color, _empty_points(board), board.size)
+            allotted = self.clocks.move_time(color, _empty_points(board), board.size, config.plan_share)
         if allotted is None or (config.seconds is not None and config.seconds < allotted.planned):
             return budget, None
         rule = StopRule(allotted.planned, allotted.longest(config.extend_time))
@@ -327,7 +327,8 @@ class Engine:
         """The thinking time the clock allows ``color`` for a move in ``board`` (default: the
         game's), or None without a clock (``GameClocks.seconds_for_move``)."""
         board = self.game.board if board is None else board
-        return self.clocks.seconds_for_move(parse_color(color), _empty_points(board), board.size)
+        share = self._search.config.plan_share
+        return self.clocks.seconds_for_move(parse_color(color), _empty_points(board), board.size, share)
 
     # ---- scoring
 

@@ -114,19 +114,22 @@ class Clock:
         self.reported = True
 
 
-def moves_to_plan(empty_points: int, size: int) -> float:
+def moves_to_plan(empty_points: int, size: int, share: float = 1.0) -> float:
     """How many moves of its own a player still expects to play, as Fuego's SgDefaultTimeControl
     estimates it: half the empty points beyond a quarter of the board, and never fewer than 3N/2,
-    so the time left is never planned over fewer moves than an endgame takes."""
-    return max(empty_points - size * size / 4.0, 3.0 * size) / 2.0
+    so the time left is never planned over fewer moves than an endgame takes. ``share`` scales
+    the estimate but not its floor: below 1 the time left is spread over fewer moves, so a move
+    now gets more and the game's last moves less (games between engines that resign end well
+    before the board is full)."""
+    return max(share * (empty_points - size * size / 4.0), 3.0 * size) / 2.0
 
 
 def seconds_for_move(
-    settings: TimeSettings, clock: Clock, empty_points: int, size: int, overhead: float = 0.0
+    settings: TimeSettings, clock: Clock, empty_points: int, size: int, overhead: float = 0.0, plan_share: float = 1.0
 ) -> float | None:
     """The thinking time the clock allows for this move, or None without a clock: the planned
     seconds of ``move_time``."""
-    allotted = move_time(settings, clock, empty_points, size, overhead)
+    allotted = move_time(settings, clock, empty_points, size, overhead, plan_share)
     return None if allotted is None else allotted.planned
 
 
@@ -148,24 +151,24 @@ class MoveTime:
 
 
 def move_time(
-    settings: TimeSettings, clock: Clock, empty_points: int, size: int, overhead: float = 0.0
+    settings: TimeSettings, clock: Clock, empty_points: int, size: int, overhead: float = 0.0, plan_share: float = 1.0
 ) -> MoveTime | None:
-    """The thinking time the clock allows for this move, or None without a clock. ``overhead``:
-    the worst time a move has cost beyond its search so far (kept back with MOVE_MARGIN).
+    """The thinking time the clock allows for this move, or None without a clock. ``overhead``: the
+    worst time a move has cost beyond its search so far (kept back with MOVE_MARGIN).
 
     In main time: the time left less a reserve (RESERVE_SHARE of the main time, at least
-    MIN_RESERVE) over the moves still expected (``moves_to_plan``), less the margin. The estimate
-    shrinks towards 3N/2 moves while the time left keeps shrinking, so a move in the middle game
-    gets more than one near the end, and the reserve is never planned away: a game that outlasts
-    the plan plays on inside it, each move taking the time left less the margin over
-    RESERVE_DRAW times the moves planned, so it lasts and lasts (only the per-move overhead,
-    about 0.01 s, is spent whatever happens). Either way a move never plans on more than the time
-    left less the margin. When byo-yomi follows, a move may add one period's share (a
-    Canadian period over its stones, or a Japanese period); once the main time left is no more
-    than that share, the engine enters byo-yomi deliberately: it plays in the period and lets the
-    main time run out within that move, never counting on main time it does not have. In
-    byo-yomi: a Japanese period's time, or a Canadian period's time left over its stones left,
-    less SAFETY_SHARE, SAFETY_SECONDS and the margin."""
+    MIN_RESERVE) over the moves still expected (``moves_to_plan``, its estimate scaled by
+    ``plan_share``), less the margin. The estimate shrinks towards 3N/2 moves while the time
+    left keeps shrinking, so a move in the middle game gets more than one near the end, and the
+    reserve is never planned away: a game that outlasts the plan plays on inside it, each move
+    taking the time left less the margin over RESERVE_DRAW times the moves planned, so it lasts
+    and lasts (only the per-move overhead, about 0.01 s, is spent whatever happens). Either way
+    a move never plans on more than the time left less the margin. When byo-yomi follows, a move
+    may add one period's share (a Canadian period over its stones, or a Japanese period); once
+    the main time left is no more than that share, the engine enters byo-yomi deliberately: it
+    plays in the period and lets the main time run out within that move, never counting on main
+    time it does not have. In byo-yomi: a Japanese period's time, or a Canadian period's time
+    left over its stones left, less SAFETY_SHARE, SAFETY_SECONDS and the margin."""
     if settings.kind == "none":
         return None
     margin = max(MOVE_MARGIN, overhead)
@@ -182,7 +185,7 @@ def move_time(
         period = clock.period if clock.stones > 0 else settings.byo_time
         return MoveTime(max(MIN_SECONDS, period_share(period / max(1, stones))), 0.0)
     reserve = max(MIN_RESERVE, RESERVE_SHARE * settings.main)
-    plan = moves_to_plan(empty_points, size)
+    plan = moves_to_plan(empty_points, size, plan_share)
     planned = (clock.main - reserve) / plan - margin  # never more than the time left less the reserve
     lasting = (clock.main - margin) / (RESERVE_DRAW * plan)  # what a move takes inside the reserve
     main_part = max(planned, lasting)
@@ -260,11 +263,11 @@ class GameClocks:
         if searched is not None:
             self.overhead = max(self.overhead, seconds - searched)
 
-    def seconds_for_move(self, color: int, empty_points: int, size: int) -> float | None:
+    def seconds_for_move(self, color: int, empty_points: int, size: int, plan_share: float = 1.0) -> float | None:
         """The thinking time ``color``'s clock allows for a move with ``empty_points`` empty points
         on a ``size`` board, or None without a clock (``seconds_for_move``)."""
-        return seconds_for_move(self.settings, self.clocks[color], empty_points, size, self.overhead)
+        return seconds_for_move(self.settings, self.clocks[color], empty_points, size, self.overhead, plan_share)
 
-    def move_time(self, color: int, empty_points: int, size: int) -> MoveTime | None:
+    def move_time(self, color: int, empty_points: int, size: int, plan_share: float = 1.0) -> MoveTime | None:
         """``seconds_for_move`` with the part an unsure search may stretch (``move_time``)."""
-        return move_time(self.settings, self.clocks[color], empty_points, size, self.overhead)
+        return move_time(self.settings, self.clocks[color], empty_points, size, self.overhead, plan_share)

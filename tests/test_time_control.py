@@ -198,6 +198,27 @@ def test_absolute_time_on_an_empty_9x9_is_spread_over_the_moves_fuego_expects():
     assert allowed == pytest.approx(1.8265, abs=1e-4)
 
 
+@pytest.mark.parametrize(
+    ("share", "moves"),
+    [
+        (1.0, 30.375),  # Fuego's estimate
+        (0.7, 21.2625),  # 0.7 x 60.75 / 2
+        (0.4, 13.5),  # 0.4 x 60.75 = 24.3 is under 3N = 27: the floor, 3N/2
+        (2.0, 60.75),
+    ],
+)
+def test_plan_share_scales_the_moves_still_expected_but_not_their_floor(share, moves):
+    """On an empty 9x9 with 60 s: the time left less the reserve over the scaled estimate, less
+    the margin; the same through the engine's setting."""
+    assert moves_to_plan(81, 9, share) == pytest.approx(moves)
+    engine = Engine(EngineConfig(search=SearchConfig(plan_share=share)))
+    engine.clocks.start(time_settings_from_gtp(60, 0, 0))
+    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(planned(60, 3, moves))
+    allotted = engine.clocks.move_time(BLACK, 81, 9, share)
+    assert allotted.planned == pytest.approx(planned(60, 3, moves))
+    assert allotted.longest(1.0) == pytest.approx(2 * planned(60, 3, moves))
+
+
 def test_time_left_replaces_the_main_time_and_is_per_colour():
     engine = Engine()
     engine.clocks.start(time_settings_from_gtp(600, 0, 0))
@@ -371,13 +392,16 @@ def test_serve_charges_each_genmove_with_its_round_trip_and_nothing_else(monkeyp
 # ---- genmove under a clock
 
 
-def clock_genmove(monkeypatch, extend=None, seconds=None, leaders=None):
+def clock_genmove(monkeypatch, extend=None, seconds=None, leaders=None, **settings):
     """genmove on an empty 9x9 with 20 s of sudden death and no playout budget, so the clock
     decides, counted on a BatchClock of 0.05 s a batch (the stop test's own clock too), with
-    ``extend_time`` ``extend`` (None: the default's) and the settings' ``seconds``. With
+    ``extend_time`` ``extend`` (None: the default's), the settings' ``seconds`` and any other
+    ``settings`` of SearchConfig. With
     ``leaders``, the root's two leaders are ``leaders(playouts)`` (searched visits, win rate each)
     whenever the stop test asks. The budget given to the search, the result and the clock."""
-    search = SearchConfig(seconds=seconds) if extend is None else SearchConfig(extend_time=extend, seconds=seconds)
+    if extend is not None:
+        settings["extend_time"] = extend
+    search = SearchConfig(seconds=seconds, **settings)
     engine = Engine(EngineConfig(search=search))
     engine.clocks.start(time_settings_from_gtp(20, 0, 0))
     budgets = []
@@ -463,6 +487,13 @@ def test_an_unsure_search_thinks_up_to_twice_its_planned_time(monkeypatch):
     # two moves level: unsure, and the runner-up never out of reach
     budget, result, _ = clock_genmove(monkeypatch, leaders=lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52)))
     assert budget.playouts is None and budget.seconds == pytest.approx(2 * allowed)
+    assert 2 * allowed <= result.seconds < 2 * allowed + 0.05
+
+
+def test_an_unsure_search_stretches_the_plan_of_its_plan_share(monkeypatch):
+    allowed = planned(20, 1, 21.2625)  # 0.7 of Fuego's 30.375 moves
+    budget, result, _ = clock_genmove(monkeypatch, leaders=lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52)), plan_share=0.7)
+    assert budget.seconds == pytest.approx(2 * allowed)
     assert 2 * allowed <= result.seconds < 2 * allowed + 0.05
 
 
