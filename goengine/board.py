@@ -254,6 +254,7 @@ class Board:
             if board.pts[kb.COLOR, p] != color or board.pts[kb.LIBS, board.pts[kb.CHAIN, p]] == 0:
                 raise ValueError("the stones have a chain without liberties")
         board.meta[kb.KO] = kb.NO_POINT
+        board.meta[kb.LAST_KO] = kb.NO_POINT
         board.meta[kb.MOVES] = 0
         board.meta[kb.PASSES] = 0
         board.meta[kb.LAST_MOVE] = PASS  # a starting position has no moves

@@ -126,6 +126,14 @@ POLICIES = Registry(
                     low=3,
                     high=6,
                 ),
+                _probability(
+                    "ko_retake",
+                    kpolicy.HEAVY_KO_RETAKE,
+                    0.0,
+                    "retake_ko",
+                    "probability of first retaking a ko the opponent took in the last few moves, once its ban "
+                    "has lapsed (Pachi's moggy)",
+                ),
             ),
             "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; "
             "Pachi playout/moggy.c, tactics/selfatari.c, tactics/nakade.c; Baier and Drake 2010 (LGRF)",

@@ -503,6 +503,60 @@ def test_with_nakade_size_6_the_rule_plays_the_vital_point_of_a_rabbity_six_and_
     assert draw_moves(board, heavy_params(nakade=1), 100).get((1, 1), 0) < 50  # the default: threes only
 
 
+# ---- rule 0b: retaking a ko
+
+# Black at (1, 2) takes the White stone at (1, 1): a ko, White banned from retaking at once
+KO_SHAPE = """
+. X O . . . .
+X O . O . . .
+. X O . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def ko_fight(*moves):
+    """KO_SHAPE after Black takes the ko, then ``moves`` ((colour, (row, col)) each)."""
+    board = position(KO_SHAPE, (1, 2), BLACK)
+    for color, rc in moves:
+        board.play(color, coords.point(board.size, *rc))
+    return board
+
+
+def retake(board):
+    color = np.int64(board.to_move)
+    m = int(kpolicy.ko_retake(board.pts, board.meta, color))
+    return None if m == PASS else coords.row_col(board.size, m)
+
+
+def test_the_board_keeps_the_last_ko_after_its_ban_lapses():
+    board = ko_fight()
+    ko = coords.point(7, 1, 1)
+    assert (board.meta[kb.KO], board.meta[kb.KO_COLOR], board.meta[kb.LAST_KO]) == (ko, WHITE, ko)
+    assert board.meta[kb.MOVES] - board.meta[kb.LAST_KO_MOVE] == 1
+    board.play(WHITE, coords.point(7, 5, 5))
+    assert (board.meta[kb.KO], board.meta[kb.KO_COLOR], board.meta[kb.LAST_KO]) == (kb.NO_POINT, WHITE, ko)
+    assert Board(7).meta[kb.LAST_KO] == kb.NO_POINT
+
+
+def test_ko_retake_retakes_a_ko_lost_lately_once_its_ban_has_lapsed():
+    assert retake(ko_fight()) is None  # still banned
+    threat_and_answer = ((WHITE, (5, 5)), (BLACK, (5, 4)))
+    assert retake(ko_fight(*threat_and_answer)) == (1, 1)
+    board = ko_fight(*threat_and_answer)
+    assert draw_moves(board, heavy_params(ko_retake=1), 50) == {(1, 1): 50}
+    assert draw_moves(board, heavy_params(), 50).get((1, 1), 0) < 50  # off by default
+    # Black filled the ko instead of answering: nothing to retake
+    assert retake(ko_fight((WHITE, (5, 5)), (BLACK, (1, 1)))) is None
+    # too old: two more exchanges after the threat (5 moves since the capture, KO_AGE 4)
+    old = threat_and_answer + ((WHITE, (6, 6)), (BLACK, (6, 5)))
+    assert kpolicy.KO_AGE == 4 and retake(ko_fight(*old)) is None
+    # the winner of the ko has nothing to retake
+    assert retake(ko_fight((WHITE, (5, 5)))) is None
+
+
 # ---- rule 6: the random move avoiding self-atari
 
 FIVE_STONE_SELF_ATARI = """

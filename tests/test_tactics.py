@@ -419,8 +419,9 @@ def test_escape_works_by_liberty_count():
 # ---- nakade
 
 
-def nakade(board, r, c):
-    return int(kt.nakade_point(board.pts, board.meta, at(board, r, c)))
+def nakade(board, r, c, max_size=3):
+    """``nakade_point`` at (r, c) for eye spaces of up to ``max_size`` points (the default's 3)."""
+    return int(kt.nakade_point(board.pts, board.meta, at(board, r, c), np.int64(max_size)))
 
 
 @pytest.mark.parametrize(
@@ -486,7 +487,7 @@ def test_nakade_point_is_none_for_other_spaces(diagram):
 
 def test_nakade_point_on_an_empty_board_is_none():
     board = Board(9)
-    assert all(kt.nakade_point(board.pts, board.meta, p) == NO_POINT for p in board.points())
+    assert all(kt.nakade_point(board.pts, board.meta, p, np.int64(6)) == NO_POINT for p in board.points())
 
 
 def slow_ladder(board, p, c):

@@ -70,7 +70,7 @@ NFIELDS = LADDER + 2 * STATE_ROWS
 # slots of meta
 N_EMPTY = 0
 KO = 1  # the point the player KO_COLOR may not play next (simple ko), or NO_POINT
-KO_COLOR = 2
+KO_COLOR = 2  # kept when the ban lapses: the colour that lost the last ko (LAST_KO)
 HASH = 3  # Zobrist hash of the stones (positional: not the side to move)
 PASSES = 4  # consecutive passes just played
 TO_MOVE = 5
@@ -79,7 +79,9 @@ SIZE = 7
 W = 8
 LAST_MOVE = 9  # the point of the last move; PASS after a pass and before the first move
 LAST_MOVE2 = 10  # the move before it, the same way
-NMETA = 11  # the slots of a position
+LAST_KO = 11  # the point of the last ko capture's ban, kept when the ban lapses, or NO_POINT
+LAST_KO_MOVE = 12  # MOVES when that ko was taken
+NMETA = 13  # the slots of a position
 META_LEN = 3 * NMETA  # meta also holds the scalars of the two LADDER scratch positions
 
 
@@ -92,6 +94,7 @@ def new_board(size):
     meta[SIZE] = size
     meta[W] = w
     meta[KO] = NO_POINT
+    meta[LAST_KO] = NO_POINT
     meta[TO_MOVE] = BLACK
     meta[LAST_MOVE] = PASS
     meta[LAST_MOVE2] = PASS
@@ -258,6 +261,8 @@ def place(pts, meta, zobrist, p, c):
     if captured == 1 and pts[CSIZE, at(root)] == 1 and pts[LIBS, at(root)] == 1:
         meta[KO] = captured_at
         meta[KO_COLOR] = o
+        meta[LAST_KO] = captured_at
+        meta[LAST_KO_MOVE] = meta[MOVES]
     else:
         meta[KO] = NO_POINT
     meta[PASSES] = 0

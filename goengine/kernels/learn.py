@@ -24,6 +24,7 @@ from .board import (
     COLOR,
     EMPTY,
     KO,
+    LAST_KO,
     LAST_MOVE,
     LAST_MOVE2,
     MOVES,
@@ -59,6 +60,7 @@ def set_up(pts, meta, zobrist, setup_points, setup_colors):
     meta[MOVES] = 0
     meta[PASSES] = 0
     meta[KO] = NO_POINT
+    meta[LAST_KO] = NO_POINT
     meta[LAST_MOVE] = PASS
     meta[LAST_MOVE2] = PASS
 

@@ -20,6 +20,8 @@ Each rule is tried with its probability (a parameter); the first that yields a m
 0. (off by default: ``last_good_reply``) the last good reply (LGRF-2, ``kernels.replies``): the
    reply that last won after the last two moves, else after the last one, when it is playable
    and no bad self-atari (``last_good_reply``);
+   0b. (off by default: ``ko_retake``) retake the ko the opponent took at most KO_AGE moves ago,
+   once its ban has lapsed (after a threat and its answer), if it is still a ko (``ko_retake``);
 1. capture: an opponent chain in atari at the last move or among its eight neighbours;
 2. atari escape: one of our chains next to the last move is in atari: capture an opponent chain
    in atari next to it, or extend on its liberty when that gives three liberties, or two and no
@@ -49,10 +51,16 @@ from .board import (
     EMPTIES,
     EMPTY,
     EMPTY_POS,
+    KO,
+    KO_COLOR,
+    LAST_KO,
+    LAST_KO_MOVE,
     LAST_MOVE,
     LAST_MOVE2,
+    MOVES,
     N_EMPTY,
     NEXT,
+    NO_POINT,
     PASS,
     W,
     in_atari,
@@ -64,6 +72,7 @@ from .replies import no_previous
 from .rng import rand_below, rand_float
 from .tactics import (
     atari_liberty,
+    captures_something,
     chain_liberties,
     escape_works,
     is_bad_self_atari,
@@ -88,6 +97,9 @@ HEAVY_TWO_LIBS = 8  # probability of trying rule 2b (two-liberty fights); 0: nev
 HEAVY_SELF_ATARI_REDIRECT = 9  # 1: a rejected bad self-atari is redirected (``self_atari_cousin``)
 HEAVY_LAST_GOOD_REPLY = 10  # probability of trying rule 0 (the last good reply); 0: never
 HEAVY_NAKADE_SIZE = 11  # the largest eye space rule 4 plays the vital point of (3 to 6)
+HEAVY_KO_RETAKE = 12  # probability of trying rule 0b (retaking a ko lost lately); 0: never
+
+KO_AGE = 4  # rule 0b retakes a ko taken at most this many moves ago (a threat and its answer: 3)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -386,6 +398,20 @@ def _good_reply(pts, meta, m, c, max_stones):
 
 
 @njit(cache=True, _nrt=False)
+def ko_retake(pts, meta, c):
+    """The point where ``c`` retakes the ko it lost at most KO_AGE moves ago, once the ban has
+    lapsed, when it is legal and still takes exactly the one stone; else PASS. Pachi's moggy
+    retakes a recent ko in its playouts (``../shared/tactics_notes.md`` section 5), so a ko fight
+    goes on there as it would between players instead of ending at the first threat."""
+    k = meta[LAST_KO]
+    if k == NO_POINT or meta[KO] != NO_POINT or meta[KO_COLOR] != c or meta[MOVES] - meta[LAST_KO_MOVE] > KO_AGE:
+        return np.int64(PASS)
+    if not is_legal(pts, meta, k, c) or captures_something(pts, meta, k, c) != 1:
+        return np.int64(PASS)
+    return np.int64(k)
+
+
+@njit(cache=True, _nrt=False)
 def heavy_move(params, patterns, replies, pts, meta, zobrist, c, rng):
     """The ``heavy`` policy's move for ``c`` (the rules of the module docstring, in order)."""
     last = meta[LAST_MOVE]
@@ -393,6 +419,10 @@ def heavy_move(params, patterns, replies, pts, meta, zobrist, c, rng):
     if last != PASS:
         if params[HEAVY_LAST_GOOD_REPLY] > 0.0 and rand_float(rng) < params[HEAVY_LAST_GOOD_REPLY]:
             m = last_good_reply(replies, pts, meta, c, last, max_stones)
+            if m != PASS:
+                return m
+        if params[HEAVY_KO_RETAKE] > 0.0 and rand_float(rng) < params[HEAVY_KO_RETAKE]:
+            m = ko_retake(pts, meta, c)
             if m != PASS:
                 return m
         if rand_float(rng) < params[HEAVY_CAPTURE]:
