@@ -16,7 +16,6 @@ import threading
 import types
 
 import naive
-import numpy as np
 import pytest
 
 import goengine.search as search_module
@@ -26,13 +25,13 @@ from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine
 from goengine.kernels import board as kb
 from goengine.kernels import search as ksearch
-from goengine.kernels.replies import no_replies
+from goengine.kernels.playout import outside_search
 from goengine.search import Search, SearchResult
 
 #: what a caller outside a search passes for the last good replies (kernels.replies): the
 #: policy's stand-in table, and the playout's memory with it, recording no moves
-NO_REPLIES = no_replies()
-NO_MEMORY = (NO_REPLIES, np.zeros(0, dtype=np.int64), np.int64(0))
+NO_MEMORY = outside_search()[4]
+NO_REPLIES = NO_MEMORY[0]
 
 
 def unavailable(reason: str, required_by: str) -> None:

@@ -84,6 +84,7 @@ ALLOCATING = frozenset(
         "learn.loss_and_gradient",
         "playout.outside_search",
         "playout.run_playouts",
+        "replies.no_replies",
         "search.owner_counts",
         "tree.copy_subtree",
     }

@@ -35,6 +35,7 @@ from numba import njit
 from . import at
 from .board import PASS, PASSES, TO_MOVE, area_score, copy_state, place, play_pass
 from .policy import choose_move
+from .replies import no_replies
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -81,7 +82,7 @@ def outside_search():
     arguments): an AMAF record of one unused point, depth 0, no recording, and a reply memory with
     the stand-in table of ``kernels.replies.no_replies`` and nowhere to write the moves. Made once
     by the caller, before its loop."""
-    no_memory = (np.full((3, 1, 1), PASS, dtype=np.int32), np.zeros(0, dtype=np.int64), np.int64(0))
+    no_memory = (no_replies(), np.zeros(0, dtype=np.int64), np.int64(0))
     # typed: see goengine.kernels
     return np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int64), np.int64(0), np.bool_(False), no_memory
 

@@ -33,8 +33,10 @@ def new_replies() -> np.ndarray:
     return np.full((3, MAX_POINTS + 1, MAX_POINTS), PASS, dtype=np.int32)
 
 
-def no_replies() -> np.ndarray:
-    """The stand-in of callers that keep no replies: typed as a table, so kernels compile once."""
+@njit(cache=True)
+def no_replies():
+    """The stand-in of callers that keep no replies: typed as a table, so kernels compile once.
+    A kernel, so that ``playout.outside_search`` can make it too."""
     return np.full((3, 1, 1), PASS, dtype=np.int32)
 
 
