@@ -26,6 +26,7 @@ from goengine.config import (
     with_param,
     with_setting,
 )
+from goengine.ruleset import HANDICAP_BONUSES
 
 
 def _key_value(text: str) -> tuple[str, str]:
@@ -44,23 +45,26 @@ def _choices_help() -> str:
     return " ".join(parts)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The options. The search settings are read as text and checked by ``config.with_setting``,
-    as ``goengine-set`` checks them, so both give the same answer to the same input; every default
-    shown is read from ``EngineConfig`` and ``SearchConfig``, never restated."""
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """The engine's options, shared by the GTP engine and ``goengine analysis``. The search
+    settings are read as text and checked by ``config.with_setting``, as ``goengine-set`` checks
+    them, so both give the same answer to the same input; every default shown is read from
+    ``EngineConfig`` and ``SearchConfig``, never restated."""
     defaults = EngineConfig()
     search = defaults.search
-    parser = argparse.ArgumentParser(
-        prog="goengine",
-        description="A Monte-Carlo tree search Go engine speaking GTP on stdin/stdout.",
-        epilog=_choices_help(),
-    )
     parser.add_argument("--version", action="version", version=f"goengine {version.full()}")
     sizes = f"{BOARD_SIZES[0]}..{BOARD_SIZES[-1]}"
     parser.add_argument(
         "--size", type=int, default=defaults.size, help=f"initial board size, {sizes} (default %(default)s)"
     )
     parser.add_argument("--komi", type=float, default=defaults.komi, help="initial komi (default %(default)s)")
+    parser.add_argument(
+        "--white-handicap-bonus",
+        choices=HANDICAP_BONUSES,
+        default=defaults.white_handicap_bonus,
+        help="points White receives for Black's N handicap stones, counted as komi: 0 (goengine's rules), "
+        "N-1 (AGA) or N (Chinese, GNU Go) (default %(default)s)",
+    )
     for chosen in CHOSEN:
         kind = chosen.registry.kind
         parser.add_argument(
@@ -96,6 +100,17 @@ def build_parser() -> argparse.ArgumentParser:
         )
     parser.add_argument("--verbose", "-v", action="count", default=1, help="more on stderr")
     parser.add_argument("--quiet", "-q", action="store_true", help="nothing on stderr but errors")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The GTP engine's command line: the engine's options (``add_engine_options``) and its own."""
+    parser = argparse.ArgumentParser(
+        prog="goengine",
+        description="A Monte-Carlo tree search Go engine speaking GTP on stdin/stdout. "
+        "'goengine analysis --help': KataGo's JSON analysis protocol instead.",
+        epilog=_choices_help(),
+    )
+    add_engine_options(parser)
     parser.add_argument(
         "--compile",
         action="store_true",
@@ -123,7 +138,12 @@ def config_from_args(args: argparse.Namespace) -> EngineConfig:
     for setting in SETTINGS:
         if getattr(args, setting.key) is not None:
             search = with_setting(search, setting.key, getattr(args, setting.key))
-    return EngineConfig(size=check_board_size(args.size), komi=args.komi, search=search)
+    return EngineConfig(
+        size=check_board_size(args.size),
+        komi=args.komi,
+        search=search,
+        white_handicap_bonus=args.white_handicap_bonus,
+    )
 
 
 def random_game(config: EngineConfig) -> int:
@@ -138,7 +158,145 @@ def random_game(config: EngineConfig) -> int:
     return 0
 
 
+# ---- goengine analysis: KataGo's JSON analysis protocol
+
+# KataGo's configuration keys goengine acts on, from -config and -override-config
+ANALYSIS_KEYS = ("reportAnalysisWinratesAs", "maxVisits", "maxTime", "analysisPVLen", "numAnalysisThreads")
+
+
+def build_analysis_parser() -> argparse.ArgumentParser:
+    """``goengine analysis``: the engine's options, and the command line KataGo's analysis engine
+    takes (``-model``, ``-config``, ``-override-config``, ...), so a client that starts KataGo
+    can start goengine the same way."""
+    parser = argparse.ArgumentParser(
+        prog="goengine analysis",
+        description="KataGo's JSON analysis protocol on stdin/stdout: one query a line in, one response a "
+        "line out for each analysed turn (docs/gtp.md).",
+    )
+    add_engine_options(parser)
+    kata = parser.add_argument_group("KataGo's options")
+    kata.add_argument("-model", metavar="FILE", help="noted on stderr and ignored (goengine has no network)")
+    kata.add_argument("-human-model", metavar="FILE", help="noted on stderr and ignored")
+    kata.add_argument(
+        "-config",
+        metavar="FILE",
+        help=f"a KataGo analysis config: its {', '.join(ANALYSIS_KEYS)} are read, the rest noted and ignored",
+    )
+    kata.add_argument(
+        "-override-config",
+        metavar="K=V,...",
+        action="append",
+        default=[],
+        help="config keys as in -config, comma-separated (repeatable)",
+    )
+    kata.add_argument(
+        "-analysis-threads", type=int, metavar="N", help="positions searched at once, each by its own engine (1)"
+    )
+    kata.add_argument(
+        "-quit-without-waiting",
+        action="store_true",
+        help="at the end of input, stop the searches rather than answer every queued query",
+    )
+    return parser
+
+
+def read_kata_config(text: str) -> dict[str, str]:
+    """``key = value`` lines of a KataGo config file (``#`` starts a comment)."""
+    values = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "=" in line:
+            key, value = (part.strip() for part in line.split("=", 1))
+            values[key] = value
+    return values
+
+
+def analysis_defaults(settings: dict[str, str], config: EngineConfig, log) -> tuple[object, int]:
+    """The queries' defaults (``analysis.Defaults``) and the number of workers from KataGo's
+    config keys; ValueError for a value that is wrong. Keys goengine has no use for are logged."""
+    from goengine.analysis import Defaults
+
+    ignored = sorted(key for key in settings if key not in ANALYSIS_KEYS)
+    if ignored:
+        log(f"goengine analysis: config keys ignored: {', '.join(ignored)}")
+    budget_visits = config.search.playouts
+    budget_seconds = config.search.seconds
+    perspective = settings.get("reportAnalysisWinratesAs", "SIDETOMOVE").upper()
+    if perspective not in ("BLACK", "WHITE", "SIDETOMOVE"):
+        raise ValueError(f"reportAnalysisWinratesAs must be BLACK, WHITE or SIDETOMOVE, not {perspective}")
+    try:
+        visits = int(settings["maxVisits"]) if "maxVisits" in settings else budget_visits
+        seconds = float(settings["maxTime"]) if "maxTime" in settings else budget_seconds
+        pv_length = int(settings.get("analysisPVLen", 15))
+        workers = int(settings.get("numAnalysisThreads", 1))
+    except ValueError as error:
+        raise ValueError(f"a config value is not a number: {error}") from None
+    if (visits is not None and visits < 1) or (seconds is not None and seconds <= 0) or pv_length < 1 or workers < 1:
+        raise ValueError("maxVisits, maxTime, analysisPVLen and numAnalysisThreads must be positive")
+    return Defaults(max_visits=visits, max_time=seconds, perspective=perspective, pv_length=pv_length), workers
+
+
+def analysis_main(argv: list[str]) -> int:
+    """``goengine analysis``: serve KataGo's JSON analysis protocol until the end of input."""
+    parser = build_analysis_parser()
+    args = parser.parse_args(argv)
+    verbosity = 0 if args.quiet else args.verbose
+
+    def log(text: str) -> None:
+        if verbosity >= 1:
+            print(text, file=sys.stderr, flush=True)
+
+    try:
+        config = config_from_args(args)
+        settings = {}
+        if args.config:
+            with open(args.config, encoding="utf-8", errors="replace") as handle:
+                settings.update(read_kata_config(handle.read()))
+        for text in args.override_config:
+            for item in text.split(","):
+                if item.strip():
+                    key, sep, value = item.partition("=")
+                    if not sep:
+                        raise ValueError(f"-override-config wants KEY=VALUE pairs, got {item!r}")
+                    settings[key.strip()] = value.strip()
+        defaults, workers = analysis_defaults(settings, config, log)
+    except (OSError, ValueError) as err:
+        parser.error(str(err))
+    if args.analysis_threads is not None:
+        if args.analysis_threads < 1:
+            parser.error("-analysis-threads must be at least 1")
+        workers = args.analysis_threads
+    for flag, value in (("-model", args.model), ("-human-model", args.human_model), ("-config", args.config)):
+        if value:
+            log(f"goengine analysis: {flag} {value} noted; goengine searches with its own playouts and move model")
+
+    import io
+
+    from goengine.analysis import AnalysisServer, serve
+    from goengine.analysis.server import watch_parent
+    from goengine.engine import warm_up
+
+    threading.Thread(target=warm_up, args=(log,), name="warm-up", daemon=True).start()
+    watch_parent(log)
+    out = sys.stdout
+
+    def write(line: str) -> None:
+        out.write(line)
+        out.flush()
+
+    server = AnalysisServer(config, write, log=log, defaults=defaults, workers=workers)
+    log(f"goengine {version.full()} analysis: {workers} position(s) at a time; ready")
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    code = serve(server, stdin, wait=not args.quit_without_waiting)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "analysis":
+        return analysis_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

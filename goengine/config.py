@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, fields, replace
 from goengine import dynkomi, parallel, policies, priors, rules
 from goengine.kernels.tree import BYTES_PER_NODE
 from goengine.registry import format_number
+from goengine.ruleset import HANDICAP_BONUSES
 
 DEFAULT_RULE = "rave"
 DEFAULT_PLAYOUTS = 10000
@@ -341,17 +342,21 @@ def check_board_size(size: int) -> int:
 
 @dataclass(frozen=True)
 class EngineConfig:
-    """The game-level settings (the board size, from BOARD_SIZES, and the komi) and the search
-    settings."""
+    """The game-level settings (the board size, from BOARD_SIZES, the komi, and the points
+    White receives for Black's handicap stones: ``white_handicap_bonus``, KataGo's 0, N-1 or N,
+    ``goengine.ruleset``) and the search settings."""
 
     size: int = 9
     komi: float = 7.5
     search: SearchConfig = field(default_factory=SearchConfig)
+    white_handicap_bonus: str = "0"
 
     def __post_init__(self) -> None:
         check_board_size(self.size)
         if not math.isfinite(self.komi):
             raise ValueError(f"komi must be finite, got {self.komi!r}")
+        if self.white_handicap_bonus not in HANDICAP_BONUSES:
+            raise ValueError(f"white handicap bonus must be one of {', '.join(HANDICAP_BONUSES)}")
 
 
 # ---- text in: the command line and goengine-set

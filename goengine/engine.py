@@ -43,11 +43,12 @@ from pathlib import Path
 
 import numpy as np
 
-from goengine import dynkomi, scoring
+from goengine import dynkomi, movemodel, scoring
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, parse_color
 from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.game import BadHandicap, BoardNotEmpty, Game, GameError, fixed_handicap_points, max_fixed_handicap
 from goengine.ponder import Ponderer
+from goengine.ruleset import goengine_rules
 from goengine.search import MoveStats, Search, SearchResult
 from goengine.time_control import GameClocks, StopRule, TimeSettings
 
@@ -73,7 +74,7 @@ class Engine:
     def __init__(self, config: EngineConfig | None = None):
         config = config or EngineConfig()
         self._search = Search(config.search)
-        self.game = Game(config.size, config.komi)
+        self.game = Game(config.size, config.komi, goengine_rules(config.white_handicap_bonus))
         self.clocks = GameClocks()
         self.ponderer = Ponderer(self._search)
         # per colour, the extra komi of the engine's last move and the win rate its search found
@@ -82,9 +83,10 @@ class Engine:
 
     @property
     def config(self) -> EngineConfig:
-        """The engine's settings as they are now: the board size and komi of the current game,
-        and the search's configuration (the one source of truth for it)."""
-        return EngineConfig(size=self.game.size, komi=self.game.komi, search=self._search.config)
+        """The engine's settings as they are now: the board size, komi and handicap bonus of the
+        current game, and the search's configuration (the one source of truth for it)."""
+        game = self.game
+        return EngineConfig(game.size, game.komi, self._search.config, game.rules.white_handicap_bonus)
 
     def configure(self, config: SearchConfig) -> None:
         """Search with ``config`` from now on; the search keeps its trees when only the budget
@@ -142,7 +144,7 @@ class Engine:
         budget = Budget(playouts=max(200, FREE_HANDICAP_PLAYOUTS * size * size))
         while len(points) < n:
             board.to_move = BLACK
-            result = self._search.run(board, game.komi, budget)
+            result = self._search.run(board, game.scoring_komi, budget)
             choice = next((s.move for s in result.stats if s.move != PASS and board.is_legal(BLACK, s.move)), None)
             if choice is None:
                 break
@@ -178,7 +180,7 @@ class Engine:
         extra = self.extra_komi(c)
         result = self._search.run(
             board,
-            self.game.komi,
+            self.game.scoring_komi,
             budget,
             callback=callback,
             callback_interval=callback_interval,
@@ -216,7 +218,7 @@ class Engine:
         if board.is_over or not board.moves or board.moves[-1][1] == PASS:
             return False
         extra = self._dynkomi.get(board.moves[-1][0], (0.0, None))[0]
-        self.ponderer.start(board, self.game.komi, extra)
+        self.ponderer.start(board, self.game.scoring_komi, extra)
         return True
 
     def extra_komi(self, color: int) -> float:
@@ -239,7 +241,7 @@ class Engine:
         resign_visits = config.resign_min_visits
         if budget.playouts is not None:  # with a small budget, resigning waits for half of it
             resign_visits = min(resign_visits, max(1, budget.playouts // 2))
-        if board.moves and board.moves[-1][1] == PASS and sign * board.score(self.game.komi) > 0:
+        if board.moves and board.moves[-1][1] == PASS and sign * board.score(self.game.scoring_komi) > 0:
             move, reason = PASS, "the opponent passed and passing wins on the area count"
         elif best is None:
             move, reason = PASS, "no move searched"
@@ -268,26 +270,39 @@ class Engine:
         callback_interval: float = 1.0,
         ownership: bool = False,
         should_stop: Callable[[], bool] | None = None,
+        pv_visits: bool = False,
     ) -> SearchResult:
         """Search the current position for ``color`` (default: the side to move) without playing:
         analysis. ``budget`` defaults to the settings' budget; the game clock does not apply,
         since an analysis is not a move of the game and charges no clock. The tree is kept, so
         analysis and the next ``genmove`` build on each other, and so are the owners counted
         (``ownership``: the result holds the map). ``should_stop()`` ends the search early when it
-        says so (``Search.run``)."""
+        says so; with ``pv_visits`` the result counts the visits along each principal variation
+        (``Search.run``)."""
         c = self.game.to_move if color is None else parse_color(color)
         board = self.game.board.copy()
         board.to_move = c
         budget = Budget.of(self._search.config) if budget is None else budget
         return self._search.run(
             board,
-            self.game.komi,
+            self.game.scoring_komi,
             budget,
             callback=callback,
             callback_interval=callback_interval,
             ownership=ownership,
             should_stop=should_stop,
+            pv_visits=pv_visits,
         )
+
+    def move_policy(self, color: int | str | None = None) -> dict[int, float]:
+        """The shipped move model's policy for ``color`` (default: the side to move) in the
+        current position (``MoveModel.policy``): what an analysis reports, whatever the prior."""
+        return movemodel.shipped().policy(self.game.board, color)
+
+    def clear_cache(self) -> None:
+        """Forget the search's trees: the next search starts from nothing (``clear_cache``)."""
+        self.ponderer.stop()
+        self._search.clear()
 
     # ---- time
 
@@ -350,8 +365,9 @@ class Engine:
         return scoring.final_status(self.game.board, self.ownership(), status)
 
     def final_score(self) -> float:
-        """Black's area score minus komi after removing the stones the playouts call dead."""
-        return scoring.final_score(self.game.board, self.game.komi, self.ownership())
+        """Black's area score minus the scoring komi (``Game.scoring_komi``: the handicap bonus
+        counted) after removing the stones the playouts call dead."""
+        return scoring.final_score(self.game.board, self.game.scoring_komi, self.ownership())
 
 
 def warm_up(log: Callable[[str], None]) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from goengine import coords
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, parse_color
 from goengine.config import check_board_size
+from goengine.ruleset import GOENGINE, Ruleset
 
 CHECKPOINT_EVERY = 256  # moves between undo checkpoints (a 19x19 one is 51 KB): an undo replays fewer
 
@@ -78,11 +79,20 @@ def fixed_handicap_points(size: int, n: int) -> list[int]:
 
 class Game:
     """A game in progress: ``board`` (the position, its moves and hashes), ``komi``, the
+    ``rules`` (goengine's, with the handicap bonus the game chose: ``goengine.ruleset``), the
     ``handicap`` points and the ``setup_stones`` it started from."""
 
-    def __init__(self, size: int = 9, komi: float = 7.5):
+    def __init__(self, size: int = 9, komi: float = 7.5, rules: Ruleset = GOENGINE):
         self.komi = float(komi)
+        self.rules = rules
         self.set_size(size)
+
+    @property
+    def scoring_komi(self) -> float:
+        """What Black's area is judged against: the komi, and the points the rules give White for
+        the handicap stones (``Ruleset.komi_bonus``). The search plays against it and the final
+        score counts it."""
+        return self.komi + self.rules.komi_bonus(self.handicap_stones)
 
     @property
     def size(self) -> int:

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from goengine import coords
-from goengine.board import PASS, ZOBRIST, Board
+from goengine.board import PASS, ZOBRIST, Board, parse_color
 from goengine.kernels import board as kb
 from goengine.kernels import features as kf
 
@@ -263,6 +263,15 @@ class MoveModel:
         probability, most likely first; PASS included. Positional superko is not checked (a
         move it forbids keeps a probability)."""
         return self.rate_position(board.pts, board.meta, color)
+
+    def policy(self, board: Board, color: int | str | None = None) -> dict[int, float]:
+        """``rate`` as a policy: every legal move of ``color`` (default: the side to move), PASS
+        included, with its probability, those summing to 1 once the moves positional superko
+        forbids are taken out."""
+        c = board.to_move if color is None else parse_color(color)
+        rated = [(m, p) for m, p in self.rate(board, c) if m == PASS or board.is_legal(c, m)]
+        total = sum(p for _, p in rated)
+        return {m: p / total for m, p in rated} if total > 0 else {}
 
     def rate_position(self, pts: np.ndarray, meta: np.ndarray, color: int | None = None) -> list[tuple[int, float]]:
         """``rate`` on a position given as the kernels' arrays."""

@@ -61,7 +61,9 @@ class MoveStats:
     Black's area minus White's, no komi), the AMAF figures, the prior's virtual visits and wins,
     its share of the prior knowledge (``prior``: ``Search.root_policy``), the score lead after it
     for the side to move (``score_lead``: the mean area less the game's komi, signed for that
-    side) and its principal variation (``pv``: the move, then the most visited line under it)."""
+    side), its principal variation (``pv``: the move, then the most visited line under it) and,
+    when the search was asked for them, the searched visits of each position along it
+    (``pv_visits``: ``Search.pv_visits``; empty otherwise)."""
 
     move: int
     visits: int
@@ -74,6 +76,7 @@ class MoveStats:
     prior: float = 0.0
     score_lead: float = 0.0
     pv: tuple[int, ...] = ()
+    pv_visits: tuple[int, ...] = ()
 
     @property
     def winrate(self) -> float:
@@ -164,8 +167,8 @@ class _SearchJob:
     """What every thread of one search shares: the root position (its board, its metadata with
     at most one pass counting, the positions seen before it for superko), the game's komi and
     the komi the playouts are judged with, the most moves a playout may make, when to stop, the
-    analysis callback and its interval, the stop test, and whether the iterations count who owns
-    each point."""
+    analysis callback and its interval, the stop test, whether the iterations count who owns
+    each point, and whether a result counts the visits along each principal variation."""
 
     board: Board
     root_meta: np.ndarray
@@ -178,6 +181,7 @@ class _SearchJob:
     interval: float
     should_stop: object
     ownership: bool
+    pv_visits: bool = False
 
 
 @dataclass(frozen=True)
@@ -327,6 +331,13 @@ class Search:
         self._position = None
         self._root = None
 
+    def clear(self) -> None:
+        """Forget what earlier searches found: the next one starts from fresh trees (and, with
+        last good replies on, an empty reply table), as after a new game."""
+        self._position = None
+        self._root = None
+        self._replies_width = 0
+
     def configure(self, config: SearchConfig) -> None:
         """Search with ``config`` from now on. The trees are kept when only the budget or the
         resignation rule changed (``SearchConfig.keeps_trees_of``); otherwise they start afresh."""
@@ -366,6 +377,7 @@ class Search:
         ownership: bool = False,
         extra_komi: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
+        pv_visits: bool = False,
     ) -> SearchResult:
         """Search the position for the side to move until ``budget`` is spent (its playouts or its
         seconds, whichever runs out first; at least one batch of iterations when it allows any),
@@ -379,7 +391,8 @@ class Search:
         iterations, ends the search when it says so (a controller's next command, a ponder
         stopped). With ``ownership`` the iterations also count who owns each point at their end
         and the result holds the ownership map; that costs a pass over the board an iteration, so
-        only analysis asks for it.
+        only analysis asks for it. With ``pv_visits`` each move's figures hold the visits along
+        its principal variation (``MoveStats.pv_visits``: a prior's recomputation a move of it).
         """
         playouts, seconds = budget.playouts, budget.seconds
         self._interrupt = False
@@ -420,6 +433,7 @@ class Search:
             callback_interval,
             should_stop,
             ownership,
+            pv_visits,
         )
 
         def work(k: int) -> None:
@@ -592,7 +606,10 @@ class Search:
                 n = kt.principal_variation(tree.ti, np.int64(node), pv_moves[: PV_LENGTH - 1], np.bool_(self.shared))
                 line += tuple(int(m) for m in pv_moves[:n])
             score = sign * (s.area_sum / s.visits - job.komi) if s.visits else 0.0
-            moves.append(dataclasses.replace(s, prior=shares.get(s.move, 0.0), score_lead=score, pv=line))
+            counted = self.pv_visits(s.visits, node, line) if job.pv_visits and node >= 0 and s.visits > 0 else ()
+            moves.append(
+                dataclasses.replace(s, prior=shares.get(s.move, 0.0), score_lead=score, pv=line, pv_visits=counted)
+            )
         n = kt.principal_variation(tree.ti, np.int64(0), pv_moves, np.bool_(self.shared))
         mean = stdev = None
         if job.ownership:
@@ -656,20 +673,29 @@ class Search:
         """``move -> (virtual visits, virtual wins)`` that the prior gives each of the root's
         children in one tree; empty with the prior ``none``. The tree does not store them: a prior
         is a function of the position (``kernels.prior``), so they are recomputed here from the
-        root position, by the kernel the expansion called, on fresh counts; once a root and its
-        children, since a search reads them again and again (results, its stop rule)."""
-        settings, params = self.kernel.settings, self.kernel.params
+        root position (``prior_given``); once a root and its children, since a search reads them
+        again and again (results, its stop rule)."""
         tree = self.trees[0]
         count = int(tree.ti[kt.NCHILD, 0])
-        if settings[ksearch.PRIOR] == kprior.NONE or self._root is None or count == 0:
+        if self.kernel.settings[ksearch.PRIOR] == kprior.NONE or self._root is None or count == 0:
             return {}
         read = self._prior_read
         if read is not None and read[0] is self._root and read[1] == count:
             return dict(read[2])
-        first = int(tree.ti[kt.FIRST, 0])
+        given = self.prior_given(*self._root, tree.ti[kt.MOVE, int(tree.ti[kt.FIRST, 0]) :][:count])
+        self._prior_read = (self._root, count, given)
+        return dict(given)
+
+    def prior_given(self, pts: np.ndarray, meta: np.ndarray, moves: np.ndarray) -> dict[int, tuple[int, float]]:
+        """``move -> (virtual visits, virtual wins)`` that the prior gives the children ``moves``
+        of a node whose position is ``(pts, meta)``, by the kernel the expansion called, on fresh
+        counts; empty with the prior ``none``."""
+        settings, params = self.kernel.settings, self.kernel.params
+        count = len(moves)
+        if settings[ksearch.PRIOR] == kprior.NONE or count == 0:
+            return {}
         ti, tf, _ = kt.new_tree(count + 1)
-        ti[kt.MOVE, 1:] = tree.ti[kt.MOVE, first : first + count]
-        pts, meta = self._root
+        ti[kt.MOVE, 1:] = moves
         kprior.init_children(
             settings[ksearch.PRIOR],
             params[ksearch.PRIOR_PARAMS],
@@ -683,9 +709,27 @@ class Search:
             np.int64(count),
             ksearch.prior_scratch(pts.shape[1]),
         )
-        given = {int(ti[kt.MOVE, k]): (int(ti[kt.VISITS, k]), float(tf[kt.WINS, k])) for k in range(1, count + 1)}
-        self._prior_read = (self._root, count, given)
-        return dict(given)
+        return {int(ti[kt.MOVE, k]): (int(ti[kt.VISITS, k]), float(tf[kt.WINS, k])) for k in range(1, count + 1)}
+
+    def pv_visits(self, first_visits: int, node: int, line: tuple[int, ...]) -> tuple[int, ...]:
+        """The searched visits of each position along ``line``, a principal variation from the
+        root whose first move is the root child ``node`` of the first tree, searched
+        ``first_visits`` times (over every tree, the prior's virtual visits taken out): each later
+        node's visits less the virtual visits the prior gave it, recomputed from its parent's
+        position (``prior_given``), as ``root_prior`` does for the root's children."""
+        tree = self.trees[0]
+        pts, meta = (a.copy() for a in self._root)
+        visits = [first_visits]
+        parent, child = 0, node
+        for k in range(1, len(line)):
+            kb.play(pts, meta, ZOBRIST, np.int64(line[k - 1]), np.int64(meta[kb.TO_MOVE]))
+            parent, child = child, tree.child(child, line[k])
+            if child < 0:
+                break
+            first, count = int(tree.ti[kt.FIRST, parent]), int(tree.ti[kt.NCHILD, parent])
+            given = self.prior_given(pts, meta, tree.ti[kt.MOVE, first : first + count])
+            visits.append(max(0, int(tree.ti[kt.VISITS, child]) - given.get(line[k], (0, 0.0))[0]))
+        return tuple(visits)
 
     def root_policy(self, given: dict[int, tuple[int, float]] | None = None) -> dict[int, float]:
         """What the prior makes of each root move, as a share summing to 1: with ``movemodel``,

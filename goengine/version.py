@@ -29,13 +29,20 @@ def _git(where: Path, *args: str) -> str | None:
 
 
 @functools.cache
-def full() -> str:
-    """``0.1.0+g<commit>[-dirty]``, or ``0.1.0`` outside a git checkout."""
+def commit() -> str | None:
+    """The full hash of the commit this checkout is at, or None outside our git checkout (an
+    installed copy, or a repository around it)."""
     top = _git(_PACKAGE, "rev-parse", "--show-toplevel")
     if not top or _PACKAGE.parent != Path(top).resolve():
-        return __version__  # not our checkout (an installed copy, or a repository around it)
-    commit = _git(_PACKAGE.parent, "rev-parse", "--short=10", "HEAD")
-    if not commit:
+        return None
+    return _git(_PACKAGE.parent, "rev-parse", "HEAD") or None
+
+
+@functools.cache
+def full() -> str:
+    """``0.1.0+g<commit>[-dirty]``, or ``0.1.0`` outside a git checkout."""
+    if commit() is None:
         return __version__
+    short = commit()[:10]
     changes = _git(_PACKAGE.parent, "status", "--porcelain", "--", *_ENGINE_FILES)
-    return f"{__version__}+g{commit}{'-dirty' if changes else ''}"
+    return f"{__version__}+g{short}{'-dirty' if changes else ''}"

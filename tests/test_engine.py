@@ -147,6 +147,23 @@ def test_final_score_removes_the_dead_stone_before_counting():
     assert engine.game.board.area_score() == 9 - 37  # the board itself is untouched
 
 
+@pytest.mark.parametrize(("bonus", "points"), [("N-1", 2.0), ("N", 3.0)])
+def test_final_score_counts_the_handicap_bonus_the_rules_give_white(bonus, points):
+    """Three handicap stones: Chinese rules (N) give White 3 points, AGA's (N-1) 2, goengine's
+    (0) none; the same game scores that much less for Black."""
+
+    def score(rule: str) -> tuple[float, float]:
+        engine = Engine(EngineConfig(size=9, komi=0.5, white_handicap_bonus=rule))
+        engine.game.fixed_handicap(3)
+        for color, point in ((WHITE, "E5"), (BLACK, "C5"), (WHITE, PASS), (BLACK, PASS)):
+            engine.game.play(color, point)
+        return engine.game.scoring_komi, engine.final_score()
+
+    (komi0, score0), (komi, with_bonus) = score("0"), score(bonus)
+    assert (komi0, komi) == (0.5, 0.5 + points)
+    assert with_bonus == score0 - points
+
+
 def test_dead_stones_are_judged_after_both_players_passed():
     """final_score is asked after two passes; the judging playouts must play on from there (they
     once started with the pass count, stopped at once, and judged every stone alive)."""

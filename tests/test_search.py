@@ -1058,3 +1058,28 @@ def test_the_root_prior_is_read_once_a_root_and_the_leaders_come_from_the_roots_
     search.root_prior()
     assert len(calls) == 2  # the new root's result read it once, and this call found it read
     search.close()
+
+
+@pytest.mark.parametrize("prior", ["none", "heuristic", "movemodel"])
+def test_the_visits_along_a_principal_variation_are_its_nodes_searched_visits(prior):
+    """``pv_visits``: the first is the move's searched visits; each later one the node's visits
+    less what the prior gave it (with no prior, the node's visits as they stand). A node's visits
+    all pass through its parent, so they never grow along the line."""
+    board = Board(9)
+    board.play(BLACK, "E5")
+    search = make_search("rave", prior=prior, playout="heavy", expand_at=2, playouts=3000)
+    result = search.run(board, 7.5, Budget(playouts=3000), pv_visits=True)
+    tree = search.trees[0]
+    checked = 0
+    for s in result.stats[:3]:
+        assert len(s.pv_visits) == len(s.pv) and s.pv_visits[0] == s.visits
+        assert all(a >= b >= 0 for a, b in zip(s.pv_visits, s.pv_visits[1:], strict=False))
+        node = tree.child(0, s.move)
+        for move, counted in zip(s.pv[1:], s.pv_visits[1:], strict=True):
+            node = tree.child(node, move)
+            raw = int(tree.ti[kt.VISITS, node])
+            assert counted == raw if prior == "none" else counted <= raw
+            checked += 1
+    assert checked >= 3
+    assert all(s.pv_visits == () for s in search.run(board, 7.5, Budget(playouts=200)).stats)
+    search.close()
