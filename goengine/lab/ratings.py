@@ -64,7 +64,7 @@ class Rating:
 
 def minimizer():
     """scipy's ``optimize.minimize``, or MissingExtra naming the ``match`` extra."""
-    return needs("scipy.optimize", "a tournament's ratings").minimize
+    return needs("scipy.optimize", "rating a tournament").minimize
 
 
 def fit(players: Sequence[str], results: Sequence[Result], anchor: str, prior_draws: float = 1.0) -> dict[str, float]:
