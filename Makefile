@@ -68,7 +68,7 @@ tactics: install
 # Run it again to resume; remove results/make-match to start over.
 MATCH_ARGS ?= --games 4
 match: install gnugo
-	$(BIN)/python scripts/match.py $(MATCH_ARGS) --out results/make-match
+	$(BIN)/goengine-match $(MATCH_ARGS) --out results/make-match
 
 # ruff, and the import-linter contracts of pyproject.toml (the layers of the README's Layout)
 lint: install

@@ -12,13 +12,13 @@ figures measured in fresh processes: the first call with an empty numba cache (c
 with a warm cache (what a user waits for before the first playout). The machine's load average is
 printed with the results, since these machines are shared.
 
-The speed reference (``bench/reference.py``: ``../shared/tools/yardstick.py``) runs before the
+The speed reference (``bench/reference.py`` runs ``bench/yardstick.py``) runs before the
 first size and after every timed run, so that its runs and ours share the machine's ups and
 downs, and every rate is also printed as a multiple of it ("x ref") and, for
-``uniform``, of libego's light playouts' equivalent in the same sitting ("x libego", 1.08x the
-reference on 9x9 and 1.17x on 19x19; the target is 1.0x). A ratio carries from machine to machine
-and from a quiet hour to a busy one; an absolute rate does not. ``docs/performance.md`` holds the
-latest figures.
+``uniform``, of libego's light playouts' equivalent in the same sitting ("x libego": libego's
+rate is ``reference.LIBEGO`` times the reference's; the target is 1.0x). A ratio carries from
+machine to machine and from a quiet hour to a busy one; an absolute rate does not.
+``docs/performance.md`` holds the latest figures.
 """
 
 from __future__ import annotations
@@ -177,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(ref.describe())
     if args.policy == "uniform" and ref.available:
-        print("x libego: the rate over libego's light playouts' equivalent (1.08x / 1.17x the reference); target 1.0x")
+        multiples = " / ".join(f"{reference.LIBEGO[s]:.2f}x" for s in sorted(reference.LIBEGO))
+        print(f"x libego: the rate over libego's light playouts' equivalent ({multiples} the reference); target 1.0x")
     return 0
 
 

@@ -3,22 +3,36 @@ as multiples of it.
 
 Absolute playouts a second do not carry from one machine to another, nor from a quiet hour of a
 shared machine to a busy one; a ratio to a reference measured in the same sitting does. The
-reference is ``../shared/tools/yardstick.py`` (a compact numba kernel of light playouts, not part
-of goengine; ``GOENGINE_YARDSTICK`` names another copy), run as a separate process because it
-times itself at import. It prints one line per size, "9 playouts/s X avg moves M mean score S".
+reference is ``bench/yardstick.py``, a frozen program of uniformly random light playouts on its
+own small board (its docstring; ``GOENGINE_YARDSTICK`` names another copy), run as a separate
+process because it times itself. It prints one line per size, "9 playouts/s X avg moves M mean
+score S".
 
-The anchors, measured side by side with the reference on this project's kind of machine (the
-reference's own docstring and issue 13):
+The anchors are other engines' rates as multiples of the reference. They were measured side by
+side with the project's first reference, a light-playout kernel kept outside the repository
+(issue 13): libego's light playouts ran 1.08x it on 9x9 and 1.17x on 19x19 (the target of our
+uniform playouts); Pachi's UCT with light playouts, full iterations, one thread, 0.45x and 0.56x
+(the target of every selection rule with ``--playout uniform``); Pachi's UCT with its heavy
+playouts 0.15x and 0.20x (the target of ``--playout heavy``). ``bench/yardstick.py`` replaced it
+so that the repository needs nothing outside itself, and the anchors were converted with the
+rate of the new reference over the first one (``YARDSTICK_OVER_FIRST``), measured by running
+both alternately, five runs each, on 2026-11-26 13:32-13:33 UTC (the first reference as
+``yardstick.py`` of the project's shared tools folder):
 
-- libego's light playouts: 1.08x the reference on 9x9, 1.17x on 19x19 (the target of our uniform
-  playouts);
-- Pachi's UCT with light playouts, full iterations, one thread: 0.45x and 0.56x (the target of
-  every selection rule with ``--playout uniform``);
-- Pachi's UCT with its heavy playouts: 0.15x and 0.20x (the target of ``--playout heavy``).
+    first reference 75,831 (9x9) and 17,835 (19x19) playouts/s, medians of 5 runs
+    bench/yardstick.py 54,680 and 11,905: 0.7211x and 0.6675x the first reference
+
+The machine was busy with two timed matches on its two cores (load about 4), so the runs spread
+by 20 %, and a repeat a minute later (the command below) gave 0.8256x and 0.7104x: the
+conversion is provisional, good to about 10 %. It is to be measured again on a quiet machine
+with ``python bench/reference.py --against FIRST/yardstick.py`` (the same alternation; the first
+reference is the team's, not in this repository) and these two figures replaced.
+docs/performance.md tells the same story.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import statistics
@@ -26,19 +40,28 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_PATH = ROOT.parent / "shared" / "tools" / "yardstick.py"
+DEFAULT_PATH = Path(__file__).resolve().parent / "yardstick.py"
 
-# multiples of the reference's playouts/s, by size
-LIBEGO = {9: 1.08, 19: 1.17}
-PACHI_LIGHT = {9: 0.45, 19: 0.56}
-PACHI_HEAVY = {9: 0.15, 19: 0.20}
+# bench/yardstick.py's playouts/s over the first reference's, by size (provisional, above)
+YARDSTICK_OVER_FIRST = {9: 0.7211, 19: 0.6675}
+
+
+def _converted(first: dict[int, float]) -> dict[int, float]:
+    """Multiples of the first reference as multiples of bench/yardstick.py."""
+    return {size: multiple / YARDSTICK_OVER_FIRST[size] for size, multiple in first.items()}
+
+
+# multiples of the reference's playouts/s, by size (measured against the first reference)
+LIBEGO = _converted({9: 1.08, 19: 1.17})
+PACHI_LIGHT = _converted({9: 0.45, 19: 0.56})
+PACHI_HEAVY = _converted({9: 0.15, 19: 0.20})
 
 _LINE = re.compile(r"^(\d+) playouts/s ([0-9.eE+]+)")
 
 
 def path() -> Path | None:
-    """The reference script, or None when this checkout has none beside it."""
+    """The reference script (``GOENGINE_YARDSTICK``, else ``bench/yardstick.py``), or None when
+    that file does not exist."""
     candidate = Path(os.environ.get("GOENGINE_YARDSTICK", DEFAULT_PATH))
     return candidate if candidate.is_file() else None
 
@@ -93,7 +116,7 @@ class Reference:
 
     def describe(self) -> str:
         if self.script is None:
-            return "no reference (../shared/tools/yardstick.py not found; GOENGINE_YARDSTICK names one): no ratios"
+            return "no reference (no yardstick at GOENGINE_YARDSTICK): no ratios"
         sizes = sorted({s for r in self.runs for s in r})
         parts = [f"{s}x{s} {self.rate(s):,.0f}" for s in sizes]
         return f"reference {self.script.name}, median of {len(self.runs)} runs in this sitting: " + ", ".join(parts)
@@ -101,3 +124,41 @@ class Reference:
 
 def fmt_ratio(ratio: float | None) -> str:
     return "" if ratio is None else f"{ratio:.2f}x"
+
+
+# ---- converting the anchors to another reference: python bench/reference.py --against OTHER.py
+
+
+def compare(other: Path, ours: Path, rounds: int = 5) -> dict[int, tuple[float, float]]:
+    """``other`` and ``ours`` run alternately, ``rounds`` runs each (the first of each pair
+    alternating too, so that neither always follows the other); by size, the median rate of
+    each, ``(other, ours)``."""
+    runs: dict[Path, list[dict[int, float]]] = {other: [], ours: []}
+    for k in range(rounds):
+        for script in (other, ours) if k % 2 == 0 else (ours, other):
+            runs[script].append(run_once(script))
+    sizes = sorted(set(runs[other][0]) & set(runs[ours][0]))
+    return {
+        s: (statistics.median(r[s] for r in runs[other]), statistics.median(r[s] for r in runs[ours])) for s in sizes
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        description="The reference's rate over another reference's (YARDSTICK_OVER_FIRST when the "
+        "other is the first reference): both run alternately, medians; numba caches warmed first."
+    )
+    p.add_argument("--against", required=True, type=Path, help="the other reference script")
+    p.add_argument("--rounds", type=int, default=5, help="runs of each (default 5)")
+    args = p.parse_args(argv)
+    ours = path() or DEFAULT_PATH
+    for script in (args.against, ours):  # compile, or load numba's cache, before any timed run
+        run_once(script)
+    print(f"load average {os.getloadavg()[0]:.2f}")
+    for size, (other, mine) in compare(args.against, ours, args.rounds).items():
+        print(f"{size}x{size}: {args.against} {other:,.0f}, {ours} {mine:,.0f} playouts/s: {mine / other:.4f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

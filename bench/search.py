@@ -20,13 +20,15 @@ speed-up is the two-thread rate divided by the one-thread rate of the same rule 
 machine with two cores it cannot exceed 2, and less when other work shares the cores, so the
 load average is printed with every result.
 
-Targets are ratios to the speed reference run in the same sitting (``bench/reference.py``:
-``../shared/tools/yardstick.py``, before the first round and after each), so they hold on any
-machine and under any load: one thread, Pachi's UCT with light playouts ran 0.45x the reference on
-9x9 and 0.56x on 19x19 (27,800 and 6,900 iterations/s when the reference ran about 60,000 and
-12,300), the target of ``--playout uniform``; with its heavy playouts 0.15x and 0.20x (about 9,100
-and 2,500), the target of ``--playout heavy``. "x Pachi" is a row's rate over that equivalent;
-1.00x meets the target. ``docs/performance.md`` holds the latest figures.
+Targets are ratios to the speed reference run in the same sitting (``bench/reference.py`` runs
+``bench/yardstick.py`` before the first round and after each), so they hold on any machine and
+under any load: one thread, Pachi's UCT with light playouts, the target of ``--playout uniform``,
+ran ``reference.PACHI_LIGHT`` times the reference's rate, and with its heavy playouts, the target
+of ``--playout heavy``, ``reference.PACHI_HEAVY`` times. (Measured against the project's first
+reference: 0.45x on 9x9 and 0.56x on 19x19, 27,800 and 6,900 iterations/s when that reference ran
+about 60,000 and 12,300; heavy, 0.15x and 0.20x, about 9,100 and 2,500.) "x Pachi" is a row's
+rate over that equivalent; 1.00x meets the target. ``docs/performance.md`` holds the latest
+figures.
 """
 
 from __future__ import annotations

@@ -3,10 +3,11 @@
 A rule is chosen by name (``ucb1``, ``kl-ucb-rave``, ...). ``resolve(name, **params)`` turns a
 name and parameter overrides into what the kernels take: an integer rule id and a float64
 parameter array, each parameter at the index constant of ``goengine.kernels.select`` the entry
-below names. The formulas themselves live in ``goengine.kernels.select``, once each; this
-module only describes them (the shape every named choice has: ``goengine.registry``).
+below names. The formulas themselves live in ``goengine.kernels.select``, once each, whose
+docstring lists the papers in full; this module only describes them (the shape every named
+choice has: ``goengine.registry``).
 
-    >>> round(score("ucb1", wins=20, visits=2, parent_visits=4, c=2.0), 3)  # seed 002's S1
+    >>> round(score("ucb1", wins=20, visits=2, parent_visits=4, c=2.0), 3)  # Abel 2024's S1 (seed 002)
     11.665
 """
 
@@ -46,19 +47,19 @@ RULES = Registry(
             "ucb1",
             ks.UCB1,
             (Param("c", ks.UCB1_C, 1.4142135623730951, "exploration_constant_C"),),
-            "seed 002_76cbbfab57ec8172.txt; Auer et al. 2002",
+            "Auer, Cesa-Bianchi and Fischer 2002; Abel 2024 (seed 002_76cbbfab57ec8172.txt)",
         ),
         Choice(
             "ucb1-tuned",
             ks.UCB1_TUNED,
             (Param("gamma", ks.UCB1_TUNED_GAMMA, 1.0, "exploration_gamma"),),
-            "seed 000_3122025fe939e09b.txt eq. 1.1-1.2, 3.1",
+            "Stogin et al. 2009 eq. 1.1-1.2, 3.1 (seed 000_3122025fe939e09b.txt)",
         ),
         Choice(
             "beta-ucb",
             ks.BETA_UCB,
             (Param("gamma", ks.BETA_UCB_GAMMA, 1.0, "exploration_gamma"),),
-            "seed 000_3122025fe939e09b.txt eq. 2.1-2.2, 3.1",
+            "Stogin et al. 2009 eq. 2.1-2.2, 3.1 (seed 000_3122025fe939e09b.txt)",
         ),
         Choice(
             "beta-mean-ucb",
@@ -74,16 +75,22 @@ RULES = Registry(
                     flag=True,
                 ),
             ),
-            "seed 001_409292b0b5da6ccf.txt (libego; C = sqrt(0.2))",
+            "computer-go list, January 2008 (libego; C = sqrt(0.2); seed 001_409292b0b5da6ccf.txt)",
         ),
         Choice(
             "kl-ucb",
             ks.KL_UCB,
             (Param("c", ks.KL_UCB_C, 0.0, "ln_ln_t_coefficient_c"),),
-            "seed 003_ec764aba0e4115cd.txt eq. 3; Garivier and Cappe 2011",
+            "Yang and Kaneko eq. 3 (seed 003_ec764aba0e4115cd.txt); Garivier and Cappe 2011",
         ),
         Choice("rave", ks.RAVE, _rave_params(), "Gelly and Silver 2011 (MC-RAVE)", needs_amaf=True),
-        Choice("kl-ucb-rave", ks.KL_UCB_RAVE, _rave_params(), "seed 003_ec764aba0e4115cd.txt eq. 5", needs_amaf=True),
+        Choice(
+            "kl-ucb-rave",
+            ks.KL_UCB_RAVE,
+            _rave_params(),
+            "Yang and Kaneko eq. 5 (seed 003_ec764aba0e4115cd.txt)",
+            needs_amaf=True,
+        ),
         Choice(
             "ucb-v",
             ks.UCB_V,
@@ -91,7 +98,7 @@ RULES = Registry(
                 Param("c", ks.UCB_V_C, 1.0, "exploration_constant_c"),
                 Param("zeta", ks.UCB_V_ZETA, 1.0, "exploration_function_zeta"),
             ),
-            "seed 004_b7bcabfe495e5caa.txt eq. 3-4",
+            "Audibert et al. 2007; Fijalkowski and Burczaniuk 2020 eq. 3-4 (seed 004_b7bcabfe495e5caa.txt)",
         ),
         Choice(
             "ucb-minimal",
@@ -100,7 +107,7 @@ RULES = Registry(
                 Param("c1", ks.UCB_MINIMAL_C1, 2.5, "bonus_C1"),
                 Param("c2", ks.UCB_MINIMAL_C2, 1.0, "visits_exponent_C2"),
             ),
-            "seed 004_b7bcabfe495e5caa.txt eq. 2",
+            "Maes et al. 2011; Fijalkowski and Burczaniuk 2020 eq. 2 (seed 004_b7bcabfe495e5caa.txt)",
         ),
         Choice("thompson", ks.THOMPSON, (), "Thompson 1933; Beta(W+1, L+1) posterior"),
     ),

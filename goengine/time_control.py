@@ -207,7 +207,7 @@ class StopRule:
     ``longest`` (``MoveTime``), as Pachi (``uct/search.c``: its early stop and its extension) and
     Fuego (``SgUctSearch::CheckAbort``) decide it. The search is unsure while its best move has
     fewer than EXTEND_VISIT_RATIO times the runner-up's visits or the runner-up's win rate is
-    higher (Pachi's extension, ``../shared/tactics_notes.md`` section 13). Its end is then the
+    higher (Pachi's extension in ``uct/search.c``; tactics_notes.md section 13). Its end is then the
     longest time, else the planned time; it stops at its end, or before it once the runner-up
     cannot catch up: the best move leads it by more visits than the time left to the end gives
     at the rate so far (Fuego and Pachi), so the time is kept for later moves.

@@ -16,8 +16,9 @@ the cores of a kept shape are kept too, so a move's shapes form a chain (``movem
 The weights maximise the log-likelihood of the moves played under the model (Coulom 2007's
 generalised Bradley-Terry model, ``movemodel``), with a Gaussian prior of standard deviation
 ``sigma`` on every weight: Coulom's MM algorithm plays one virtual win and one virtual loss
-against a gamma-1 opponent for the same purpose (about 302 Elo of spread, sigma 1.74 in ln
-gamma: ../shared/patterns_notes.md section 4). The objective is convex; L-BFGS (scipy) finds its
+against a gamma-1 opponent for the same purpose, about 302 Elo of spread (Coulom on the
+computer-go list, 2007-12-05; Pachi's ``pattern/training/mm/mm.cpp``), sigma 1.74 in ln gamma
+(patterns_notes.md section 4). The objective is convex; L-BFGS (scipy) finds its
 minimum from the gradient of ``kernels.learn.loss_and_gradient``.
 """
 

@@ -1,4 +1,4 @@
-"""The K-armed bandit laboratory: seed 000_3122025fe939e09b.txt, section 3.1 (figures 7-9).
+"""The K-armed bandit laboratory: Stogin et al. 2009, section 3.1 (figures 7-9; seed 000).
 
     python scripts/bandit.py --runs 2000 --out docs/bandit     # the full experiment
     python scripts/bandit.py --quick --out /tmp/bandit          # a smoke test: 20 runs of 500 pulls

@@ -1,6 +1,6 @@
 """How often the move model predicts the move played: top-1, top-5 and the mean log-likelihood.
 
-    python scripts/predict.py ../shared/data/games/tom9d_2008-2011.sgf.xz --held-out
+    python scripts/predict.py --held-out                       # the shipped games the training kept out
     python scripts/predict.py GAMES.sgf --games 100 --json
 
 Replays each game and, before every move, ranks all legal moves by the model (the shipped one,
@@ -24,6 +24,7 @@ from pathlib import Path
 from goengine import training
 from goengine.movemodel import DEFAULT_PATH, MoveModel
 
+GAMES = Path(__file__).resolve().parent.parent / "data" / "games" / "tom9d_2008-2011.sgf.xz"  # data/games/README.md
 BATCH = 200  # games extracted at a time (memory: about 100 MB a batch on 19x19)
 
 
@@ -33,7 +34,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__.split("\n", 1)[1],
     )
-    p.add_argument("games", help="an SGF file or collection (.sgf or .sgf.xz)")
+    p.add_argument(
+        "games", nargs="?", default=str(GAMES), help="an SGF file or collection (default: the shipped games)"
+    )
     p.add_argument("--model", default=str(DEFAULT_PATH), help="a model file (default: the shipped one)")
     p.add_argument("--games", dest="limit", type=int, default=None, help="measure at most N games")
     p.add_argument("--held-out", action="store_true", help="only the games the model's training kept out")

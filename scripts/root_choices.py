@@ -5,9 +5,9 @@
 
 Positions come from a match folder's records: the first ``--games`` games, after each of
 ``--moves`` moves (a game too short gives fewer). Each position is searched, with every budget of
-``--budgets``, four times: by KL-UCB+RAVE and by RAVE (seed 003_ec764aba0e4115cd.txt, eq. 5 and
-Fuego's RAVE mix; ``goengine.kernels.select``), each with two seeds. For each budget the table
-gives:
+``--budgets``, four times: by KL-UCB+RAVE and by RAVE (Yang and Kaneko's eq. 5, seed
+003_ec764aba0e4115cd.txt, and Fuego's RAVE mix; ``goengine.kernels.select``), each with two
+seeds. For each budget the table gives:
 
 - ``KL vs RAVE``: positions where the two rules' most visited moves differ (seed 1 each);
 - ``RAVE vs RAVE``, ``KL vs KL``: the same rule with seeds 1 and 2, the disagreement that noise

@@ -1,9 +1,10 @@
 """Train the move model from strong games and write it with its provenance inside.
 
-    python scripts/train_movemodel.py ../shared/data/games/tom9d_2008-2011.sgf.xz \\
-        --out goengine/data/movemodel.npz
+    python scripts/train_movemodel.py --out goengine/data/movemodel.npz   # the shipped games
+    python scripts/train_movemodel.py GAMES.sgf.xz --out model.npz        # any other collection
 
-Reads an SGF collection (``.sgf`` or ``.sgf.xz``; one game a line or any layout), splits it by
+Reads an SGF collection (``.sgf`` or ``.sgf.xz``; one game a line or any layout; by default
+``data/games/tom9d_2008-2011.sgf.xz``, the 9-dan games the shipped model learned from), splits it by
 date (``--validate-from``: games from that day on are kept out of everything and measured only by
 ``scripts/predict.py --held-out``; ``--tune-from``: the months before it, kept out of the fit and
 measured here), harvests the shapes played in the training games into a dictionary (``--min-count``
@@ -34,6 +35,8 @@ from goengine import training, version
 from goengine.movemodel import DEFAULT_PATH
 from goengine.training import Split
 
+GAMES = Path(__file__).resolve().parent.parent / "data" / "games" / "tom9d_2008-2011.sgf.xz"  # data/games/README.md
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
@@ -41,7 +44,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__.split("\n", 1)[1],
     )
-    p.add_argument("games", help="an SGF collection (.sgf or .sgf.xz)")
+    p.add_argument(
+        "games", nargs="?", default=str(GAMES), help="an SGF collection (.sgf or .sgf.xz; default: the shipped games)"
+    )
     p.add_argument("--out", default=str(DEFAULT_PATH), help=f"the model file to write (default {DEFAULT_PATH})")
     p.add_argument("--min-count", type=int, default=10, help="a shape enters the dictionary played this often (10)")
     p.add_argument("--every", type=int, default=5, help="fit on every N-th position of each training game (5)")

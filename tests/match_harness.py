@@ -1,5 +1,6 @@
-"""The match laboratory's test harness: ``scripts/match.py`` run as a subprocess between fake GTP
-engines, and what its tests check in the records, the SGF files and the printed tables.
+"""The match laboratory's test harness: ``scripts/match.py`` (the ``goengine-match`` command from a
+checkout) run as a subprocess between fake GTP engines, and what its tests check in the records,
+the SGF files and the printed tables.
 
 ``FAKE_ENGINE`` is a small Python script (written into ``tmp_path`` by ``fake_engine``; the
 ``fake`` fixture of ``conftest.py``) that plays a few fixed, far-apart moves and then passes, and
@@ -14,7 +15,7 @@ empty (no engine left behind), and whatever is left is killed (``run_match``, ``
 from __future__ import annotations
 
 import contextlib
-import importlib.util
+import importlib
 import os
 import shlex
 import signal
@@ -355,8 +356,6 @@ def hand_record(config, index, engine_won, *, void=None, disagree=False, reason=
 
 
 def match_script():
-    """``scripts/match.py`` imported as a module, so a test can call its ``main`` in process."""
-    spec = importlib.util.spec_from_file_location("match_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The match command's module (``goengine.lab.cli``, which ``scripts/match.py`` runs), so a
+    test can call its ``main`` in process."""
+    return importlib.import_module("goengine.lab.cli")

@@ -1,11 +1,13 @@
 """Slow, obviously correct selection rules in plain Python ``math``: the reference the kernels in
 ``goengine.kernels.select`` are tested against (``tests/test_rules.py``).
 
-Written from the papers in ``/work/shared/seeds`` and the kernel docstrings, apart from
-``goengine``, which this module must never import. Where a paper gives two equivalent forms of a
-formula, the one the kernel does *not* use is taken here (UCB1-Tuned in the form of eq. 1.3), so
-that an algebra slip in either shows up. Nothing here is fast: KL-UCB inverts the Bernoulli KL by
-plain bisection.
+Written from the papers (seeds 000 to 004: Stogin et al. 2009; the computer-go list, 2008; Abel
+2024 with Auer et al. 2002; Yang and Kaneko; Fijalkowski and Burczaniuk 2020, listed in full in
+``goengine.kernels.select``'s docstring) and the kernel docstrings, apart from ``goengine``,
+which this module must never import. Where a paper gives two equivalent forms of a formula, the
+one the kernel does *not* use is taken here (UCB1-Tuned in the form of eq. 1.3), so that an
+algebra slip in either shows up. Nothing here is fast: KL-UCB inverts the Bernoulli KL by plain
+bisection.
 
 Every rule scores one arm from ``w`` (reward sum: 1 a win, 1/2 a draw), ``n`` (visits) and ``t``
 (the parent's visits; ``ln t`` is taken of ``max(t, 1)``); the RAVE rules also take ``aw``,

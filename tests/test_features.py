@@ -10,7 +10,7 @@ The random positions also check the shapes: ``dictionary_around`` makes a dictio
 seen around some of the position's points (turned, mirrored, from either side), and every
 move's shape id must be the reference's largest known shape; the harvest's canonical keys and
 packed surroundings are checked on a sample of moves. ``tests/data/tom9d_six_games.sgf`` (six
-games of ``../shared/data/games/tom9d_2008-2011.sgf.xz``, as they are there) gives real 19x19
+games of ``data/games/tom9d_2008-2011.sgf.xz``, as they are there) gives real 19x19
 positions, with real ladders.
 """
 

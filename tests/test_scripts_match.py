@@ -1,9 +1,9 @@
-"""The match command (``scripts/match.py``) end to end: a real match against GNU Go, configurations
-and the table, the settings that reach the games, resuming (after a kill, refused for other
-settings or another engine version), ``--max-voids``, a full disk, bad input, sequential tests
-(SPRT) that stop a run and a resumed run that neither plays nor warms up once the test has
-decided, tournaments, and games on a Dask cluster (a local one, and a scheduler with two worker
-processes one of which is killed).
+"""The match command (``goengine-match``, ``goengine.lab.cli``; run here as ``scripts/match.py``)
+end to end: a real match against GNU Go, configurations and the table, the settings that reach
+the games, resuming (after a kill, refused for other settings or another engine version),
+``--max-voids``, a full disk, bad input, sequential tests (SPRT) that stop a run and a resumed
+run that neither plays nor warms up once the test has decided, tournaments, and games on a Dask
+cluster (a local one, and a scheduler with two worker processes one of which is killed).
 
 The engines are the fake GTP engines of ``tests/match_harness.py`` (the ``fake`` fixture), but for
 the GNU Go match. Every match runs in its own process group; when it has ended, the group must be

@@ -106,6 +106,11 @@ def test_games_limits_the_games_measured(model_file):
     assert summary["games"] == 2 and summary["moves"] == sum(int((g.moves != -1).sum()) for g in games)
 
 
+def test_by_default_it_measures_the_shipped_games():
+    shipped = ROOT / "data" / "games" / "tom9d_2008-2011.sgf.xz"
+    assert Path(script().parse_args(["--held-out"]).games) == shipped.resolve()
+
+
 # ---- bad input
 
 

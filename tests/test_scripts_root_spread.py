@@ -24,9 +24,9 @@ spec.loader.exec_module(root_spread)
 
 
 def test_bonuses_are_the_seed_formulas():
-    """Seed 004 (004_b7bcabfe495e5caa.txt), eq. 1-4, for a child with half its visits won:
-    UCB1 ``c sqrt(ln t / n)``; UCB-Minimal ``C1 / n^C2``; UCB-V ``sqrt(2 x(1-x) e / n) + 3 c e / n``
-    with ``e = zeta ln t``."""
+    """Fijalkowski and Burczaniuk 2020 (seed 004_b7bcabfe495e5caa.txt), eq. 1-4, for a child with
+    half its visits won: UCB1 ``c sqrt(ln t / n)``; UCB-Minimal ``C1 / n^C2``; UCB-V
+    ``sqrt(2 x(1-x) e / n) + 3 c e / n`` with ``e = zeta ln t``."""
     t = 3000
     ucb1 = root_spread.config_of("--rule ucb1 --param c=2", seed=1)
     minimal = root_spread.config_of("--rule ucb-minimal --param c1=11 --param c2=1", seed=1)

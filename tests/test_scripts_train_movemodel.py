@@ -118,6 +118,17 @@ def test_main_called_with_arguments_records_those_arguments_and_writes_the_name_
     assert model.provenance["games"]["read"] == 3 and model.provenance["split"]["training_games"] == 3
 
 
+def test_by_default_it_reads_the_shipped_games_which_the_shipped_model_names():
+    """With no games given, the training reads ``data/games/tom9d_2008-2011.sgf.xz``, and that file
+    is the one the shipped model's provenance names: the same name and SHA-256."""
+    shipped = (ROOT / "data" / "games" / "tom9d_2008-2011.sgf.xz").resolve()
+    assert Path(script().parse_args([]).games) == shipped
+    games = MoveModel.load().provenance["games"]
+    assert games["file"] == shipped.name
+    assert games["sha256"] == hashlib.sha256(shipped.read_bytes()).hexdigest()
+    assert shipped.read_bytes()[:6] == b"\xfd7zXZ\x00"  # the xz data, not a pointer to it (Git LFS)
+
+
 # ---- bad input
 
 

@@ -2,8 +2,10 @@
 
 Reading guide: ``play`` is one game (``pulls`` pulls of K machines); ``run_games`` plays many games,
 for many rules, in parallel over the games; ``stream_seed`` names every random stream. The experiment
-is seed 000_3122025fe939e09b.txt, section 3.1 (figures 7-9): ten machines, 10,000 pulls, total reward
-as a function of the exploration coefficient. ``scripts/bandit.py`` drives it.
+is that of Stogin, Chen, Drake and Pellegrino 2009, "The Beta Distribution in the UCB Algorithm
+Applied to Monte-Carlo Go", section 3.1 (figures 7-9; seed 000_3122025fe939e09b.txt): ten
+machines, 10,000 pulls, total reward as a function of the exploration coefficient.
+``scripts/bandit.py`` drives it.
 
 The arm is chosen by ``kernels.select.select_best``, the very function the tree's descent calls, so
 a formula tested here is the formula that plays Go. A machine is an arm with reward sum ``w[i]``

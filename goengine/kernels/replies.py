@@ -1,9 +1,9 @@
 """Last good replies with forgetting (LGRF-2): the playouts' memory of which reply won.
 
-Drake 2009, "The Last-Good-Reply Policy for Monte-Carlo Go" (ICGA Journal 32(4)), and Baier and
+Drake 2009, "The Last-Good-Reply Policy for Monte-Carlo Go" (ICGA Journal 32(4)); Baier and
 Drake 2010, "The Power of Forgetting: Improving the Last-Good-Reply Policy in Monte Carlo Go"
-(IEEE TCIAIG 2(4)); ``../shared/tactics_notes.md`` section 8 (and Orego's ``LgrfTable``, which
-keeps one table for all threads).
+(IEEE TCIAIG 2(4)); Orego's ``LgrfTable``, which keeps one table for all threads
+(tactics_notes.md section 8).
 
 ``replies`` is int32[3, MAX_POINTS + 1, MAX_POINTS], indexed by colour and padded points:
 ``replies[c, a, b]`` is ``c``'s last good reply to the move ``b`` played after ``a`` (LGR-2), and

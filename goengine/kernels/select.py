@@ -22,6 +22,23 @@ this slightly overstates it (a draw counts as half a win).
 
 Why rule ids rather than passing jitted functions: a kernel that takes a function argument is
 recompiled in every process (STYLE.md); a switch on an integer is cached once.
+
+The sources, cited below by author and year (the project's seed files in parentheses):
+
+- Stogin, Chen, Drake and Pellegrino 2009, "The Beta Distribution in the UCB Algorithm Applied
+  to Monte-Carlo Go" (seed 000_3122025fe939e09b.txt);
+- a message to the computer-go mailing list, January 2008, answering Hiroshi Yamashita, on a UCB
+  term scaled by the beta mean as tried in libego (seed 001_409292b0b5da6ccf.txt);
+- Abel 2024, "CS310 AI Foundations, week 5: Monte Carlo Tree Search", lecture slides, and Auer,
+  Cesa-Bianchi and Fischer 2002, "Finite-time Analysis of the Multiarmed Bandit Problem"
+  (seed 002_76cbbfab57ec8172.txt);
+- Yang and Kaneko, "An Improved Algorithm for Go Program with Adjusted UCB Value", an IPSJ
+  conference paper in Japanese, undated (seed 003_ec764aba0e4115cd.txt), after Garivier and Cappe
+  2011, "The KL-UCB Algorithm for Bounded Stochastic Bandits and Beyond";
+- Fijalkowski and Burczaniuk 2020, "Zastosowanie algorytmu UCT do stworzenia sztucznej
+  inteligencji grajacej w Connect4" (UCT for a Connect 4 player; seed 004_b7bcabfe495e5caa.txt),
+  after Audibert, Munos and Szepesvari 2007 (UCB-V) and Maes, Wehenkel and Ernst 2011
+  (UCB-Minimal).
 """
 
 import math
@@ -75,7 +92,7 @@ def _log_t(t):
 
 @njit(cache=True, _nrt=False)
 def ucb1(w, n, t, c):
-    """UCB1 (seed 002_76cbbfab57ec8172.txt; Auer, Cesa-Bianchi, Fischer 2002):
+    """UCB1 (Auer, Cesa-Bianchi and Fischer 2002, as in Abel 2024; seed 002_76cbbfab57ec8172.txt):
     ``x + C sqrt(ln t / n)``.
     Unvisited: +inf (every arm is tried once). n = 1: ``x + C sqrt(ln t)``. All wins: x = 1
     plus the bonus; no wins: the bonus alone."""
@@ -86,7 +103,8 @@ def ucb1(w, n, t, c):
 
 @njit(cache=True, _nrt=False)
 def ucb1_tuned(w, n, t, gamma):
-    """UCB1-Tuned (seed 000_3122025fe939e09b.txt, eq. 1.1-1.2, with gamma of eq. 3.1):
+    """UCB1-Tuned (Stogin et al. 2009, eq. 1.1-1.2, with gamma of eq. 3.1; seed
+    000_3122025fe939e09b.txt):
     ``x + gamma sqrt((ln t / n) min(1/4, V))``, ``V = x - x^2 + sqrt(2 ln t / n)``.
     Unvisited: +inf. n = 1, all wins or no wins: x - x^2 = 0, so V is the sqrt term alone and
     the bonus is ``gamma sqrt(ln t min(1/4, sqrt(2 ln t)))``, the same for a win and a loss."""
@@ -100,8 +118,9 @@ def ucb1_tuned(w, n, t, gamma):
 
 @njit(cache=True, _nrt=False)
 def beta_ucb(w, n, t, gamma):
-    """Beta-UCB (seed 000_3122025fe939e09b.txt, eq. 2.1-2.2 with eq. 3.1 and the extra factor 1/2
-    of section 3.1): ``x + (gamma / 2) sqrt(ln t V)`` with the variance of Beta(w+1, n-w+1),
+    """Beta-UCB (Stogin et al. 2009, eq. 2.1-2.2 with eq. 3.1 and the extra factor 1/2 of section
+    3.1; seed 000_3122025fe939e09b.txt): ``x + (gamma / 2) sqrt(ln t V)`` with the variance of
+    Beta(w+1, n-w+1),
     ``V = (w+1)(n-w+1) / ((n+2)^2 (n+3)) + sqrt(2 ln t / n) / n``; no min with 1/4 (eq. 2.1).
     Unvisited: +inf. n = 1: V = 2/36 + sqrt(2 ln t), the same for a win and a loss. All wins or
     no wins: the Beta variance (n+1)/((n+2)^2 (n+3)) is small but never zero, unlike UCB1-Tuned's."""
@@ -116,8 +135,8 @@ def beta_ucb(w, n, t, gamma):
 
 @njit(cache=True, _nrt=False)
 def beta_mean_ucb(w, n, t, c, bias):
-    """The beta-mean UCB (seed 001_409292b0b5da6ccf.txt, the computer-go list, 2008, as in
-    libego): UCB1 with the exploration term scaled by the mean of Beta(w+1, l+1),
+    """The beta-mean UCB (the computer-go list, January 2008, as in libego; seed
+    001_409292b0b5da6ccf.txt): UCB1 with the exploration term scaled by the mean of Beta(w+1, l+1),
     ``x + C sqrt(ln t m / n)``, ``m = (w+1) / (n+2)``.
     With ``bias`` nonzero (an on/off flag: the one-win-one-loss initial bias, libego's initial
     bias 2) the arm starts
@@ -219,8 +238,9 @@ def _kl_budget(t, c):
 
 @njit(cache=True, _nrt=False)
 def kl_ucb(w, n, t, c):
-    """KL-UCB (seed 003_ec764aba0e4115cd.txt, eq. 3; Garivier and Cappe 2011):
-    ``max { q in [x, 1] : n KL(x, q) <= ln t + c ln ln t }``; the seed uses c = 0. The
+    """KL-UCB (Yang and Kaneko, eq. 3, after Garivier and Cappe 2011; seed
+    003_ec764aba0e4115cd.txt):
+    ``max { q in [x, 1] : n KL(x, q) <= ln t + c ln ln t }``; Yang and Kaneko use c = 0. The
     ``c ln ln t`` term is added only for t > e, where ln ln t is positive.
     Unvisited: +inf. n = 1: q solves KL(x, q) = ln t. All wins: 1. No wins: q = 1 - exp(-ln t / n)
     for c = 0, since KL(0, q) = -ln(1 - q)."""
@@ -271,9 +291,9 @@ def rave(w, n, t, aw, an, schedule, k, b, c):
 
 @njit(cache=True, _nrt=False)
 def kl_ucb_rave(w, n, t, aw, an, schedule, k, b, c):
-    """KL-UCB+RAVE (seed 003_ec764aba0e4115cd.txt, eq. 5): Fuego's RAVE mix with the mean replaced
-    by its KL-UCB upper bound: ``weight q_KL + (1 - weight) xa``, weight = 1 - beta (``rave_beta``),
-    q_KL = ``kl_ucb(w, n, t, c)``.
+    """KL-UCB+RAVE (Yang and Kaneko, eq. 5; seed 003_ec764aba0e4115cd.txt): Fuego's RAVE mix
+    with the mean replaced by its KL-UCB upper bound: ``weight q_KL + (1 - weight) xa``,
+    weight = 1 - beta (``rave_beta``), q_KL = ``kl_ucb(w, n, t, c)``.
     Unvisited: the AMAF mean alone (weight 0); with no AMAF sample either, +inf. n = 1: mostly
     the AMAF mean (as for ``rave``). All wins: q_KL = 1. No wins: q_KL = 1 - exp(-ln t / n)
     (c = 0)."""
@@ -297,7 +317,8 @@ def kl_ucb_rave_lazy(w, n, t, aw, an, schedule, k, b, c, floor):
 
 @njit(cache=True, _nrt=False)
 def ucb_v(w, n, t, c, zeta):
-    """UCB-V (seed 004_b7bcabfe495e5caa.txt, eq. 3-4; Audibert, Munos, Szepesvari 2007):
+    """UCB-V (Audibert, Munos and Szepesvari 2007, as Fijalkowski and Burczaniuk 2020 give it, eq.
+    3-4; seed 004_b7bcabfe495e5caa.txt):
     ``x + sqrt(2 s^2 e / n) + c 3 e / n`` with the exploration function ``e = zeta ln t`` and the
     empirical variance s^2 = x (1 - x). Unvisited: +inf. n = 1, all wins or no wins: s^2 = 0, so
     only the ``3 c e / n`` term explores."""
@@ -310,7 +331,8 @@ def ucb_v(w, n, t, c, zeta):
 
 @njit(cache=True, _nrt=False)
 def ucb_minimal(w, n, c1, c2):
-    """UCB-Minimal (seed 004_b7bcabfe495e5caa.txt, eq. 2; Maes, Wehenkel, Ernst 2011):
+    """UCB-Minimal (Maes, Wehenkel and Ernst 2011, as Fijalkowski and Burczaniuk 2020 give it, eq.
+    2; seed 004_b7bcabfe495e5caa.txt):
     ``x + C1 / n^C2``; it ignores t. Unvisited: +inf. n = 1: x + C1. All wins: 1 + C1 / n^C2;
     no wins: C1 / n^C2."""
     if n <= 0:
@@ -351,8 +373,9 @@ def sample_gamma(a, rng):
 @njit(cache=True, _nrt=False)
 def thompson(w, n, rng):
     """Thompson sampling: a draw from Beta(w + 1, n - w + 1), the posterior of the arm's mean
-    under a uniform prior (seed 000, Theorem 1). Unvisited: a uniform draw. n = 1: Beta(2, 1) or
-    Beta(1, 2). All wins: Beta(n + 1, 1), mean (n+1)/(n+2); no wins: Beta(1, n + 1)."""
+    under a uniform prior (Stogin et al. 2009, Theorem 1). Unvisited: a uniform draw. n = 1:
+    Beta(2, 1) or Beta(1, 2). All wins: Beta(n + 1, 1), mean (n+1)/(n+2); no wins:
+    Beta(1, n + 1)."""
     if n <= 0:
         return rand_float(rng)
     x = sample_gamma(w + 1.0, rng)

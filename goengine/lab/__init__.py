@@ -5,7 +5,34 @@ clocks (``referee``, ``referee_clock``), schedules them on a process pool or a D
 (``schedule``), keeps every finished game on disk (``records``) with its SGF made from the record
 (``gamefiles``), and turns them into win rates
 with intervals (``stats``), sequential tests (``sprt``), one rating scale (``ratings``), tables and
-plots (``report``). ``scripts/match.py`` is the command. Nothing in the engine imports this
-package, and it imports nothing of the engine but the board, coordinates and SGF (import-linter
-contracts in ``pyproject.toml`` check both).
+plots (``report``). ``cli`` is the command (``goengine-match``; ``scripts/match.py`` in a
+checkout). Nothing in the engine imports this package, and it imports nothing of the engine but
+the board, coordinates and SGF (import-linter contracts in ``pyproject.toml`` check both).
+
+What goengine itself installs is enough to import every module here and to play matches. The
+``match`` extra adds scipy (the tournament's ratings) and dask (clusters), each imported where it
+is used, through ``needs``: without them only a tournament or a cluster fails, before any game,
+with a message that names the extra. It also adds rich, the progress bar; without it the command
+prints a line a game.
 """
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+INSTALL_EXTRA = "pip install 'goengine[match]'"
+
+
+class MissingExtra(ImportError):
+    """An optional package of the ``match`` extra is not installed; the message says which, what
+    for, and how to install it."""
+
+
+def needs(module: str, purpose: str) -> ModuleType:
+    """``module`` imported, or MissingExtra naming its package, ``purpose`` and the extra."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        package = module.partition(".")[0]
+        raise MissingExtra(f"{purpose} needs {package}, which is not installed: {INSTALL_EXTRA}") from err

@@ -6,7 +6,7 @@ date: it is what the tables are built from, and what git keeps. Its SGF file
 (``SGF_DIR/CONFIG-NNNN.sgf``, one file a game, as GoGui's twogtp and gomill's ringmaster write
 them) is what a person opens in Sabaki or GoGui. The SGF says nothing the record does not, so it
 is made from the record and nothing else (``sgf_text``): the referee writes it through
-``write_sgf`` as the game ends, and ``scripts/match.py --report --sgf`` writes it again from
+``write_sgf`` as the game ends, and ``goengine-match --report --sgf`` writes it again from
 ``games.jsonl`` at any time through the same function, so a file written at play time and one
 written later come from one code path. That is why the per-game files under ``results/`` are not
 tracked (``.gitignore``): thousands of files that the records they are made from already hold.

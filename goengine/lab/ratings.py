@@ -8,9 +8,11 @@ Model (Bradley and Terry 1952, in Elo's units): player i beats player j with pro
 1 / (1 + 10^((R_j - R_i) / 400)). A game counts 1 for its winner and 0 for its loser, a draw 1/2
 for each, so the log-likelihood is the sum over pairs of s_ij ln P(i beats j) + s_ji ln P(j beats
 i), with s_ij the score of i against j. The anchor's rating is fixed (default 0) and the others
-are found by scipy's L-BFGS. A player who won or lost every game would have an infinite rating:
-``prior_draws`` virtual draws between the two players of every pair played (BayesElo adds such a
-prior too) keep every rating finite; 0 gives the pure maximum-likelihood fit.
+are found by scipy's L-BFGS (scipy comes with the ``match`` extra: ``minimizer`` says when it is
+missing, and the match command asks before a tournament's first game). A player who won or lost
+every game would have an infinite rating: ``prior_draws`` virtual draws between the two players
+of every pair played (BayesElo adds such a prior too) keep every rating finite; 0 gives the pure
+maximum-likelihood fit.
 
 Intervals: ``samples`` bootstrap resamples (seeded) draw each pair's games again, as many as were
 played, from the pair's proportions of wins, draws and losses with the prior's virtual draws
@@ -27,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
+
+from goengine.lab import needs
 
 SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of odds
 
@@ -59,8 +62,14 @@ class Rating:
     score: float  # points (a win 1, a draw 1/2) over games
 
 
+def minimizer():
+    """scipy's ``optimize.minimize``, or MissingExtra naming the ``match`` extra."""
+    return needs("scipy.optimize", "rating a tournament").minimize
+
+
 def fit(players: Sequence[str], results: Sequence[Result], anchor: str, prior_draws: float = 1.0) -> dict[str, float]:
     """Maximum-likelihood ratings of ``players`` from ``results``, ``anchor`` at 0."""
+    minimize = minimizer()
     if anchor not in players:
         raise ValueError(f"the anchor {anchor!r} is not one of the players: {', '.join(players)}")
     index = {p: k for k, p in enumerate(players)}

@@ -3,9 +3,9 @@
 Reading guide: ``play_game`` is the whole game; ``GameSpec`` says what to play; the record it
 returns is a plain dict (it crosses process and cluster boundaries) that ``lab.records`` keeps
 on disk and ``lab.stats`` summarises; the game's SGF file is made from that record alone
-(``lab.gamefiles``, which ``scripts/match.py --report --sgf`` uses too). Which games a match
+(``lab.gamefiles``, which ``goengine-match --report --sgf`` uses too). Which games a match
 still has to play and where they run (one at a time, a process pool, Dask) is ``lab.schedule``'s
-business; ``scripts/match.py`` is the command.
+business; ``lab.cli`` is the command (``goengine-match``).
 
 The referee trusts neither engine: every move is checked on our own ``Board`` (an illegal move
 loses the game for the engine that made it), every command has a timeout, a crash or hang or

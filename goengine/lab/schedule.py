@@ -18,6 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
+from goengine.lab import needs
 from goengine.lab.records import finished_keys, void_counts
 from goengine.lab.referee import GameSpec, play_game
 
@@ -147,12 +148,11 @@ class Runner:
                     yield running.pop(future), future.result()
 
     def _dask(self, next_spec) -> Iterator:
-        from dask.distributed import Client, as_completed
-
-        with Client(self.cluster) as client:
+        distributed = needs("dask.distributed", "--cluster")
+        with distributed.Client(self.cluster) as client:
             slots = self.jobs or max(1, sum(client.nthreads().values()))
             running = {}
-            completed = as_completed()
+            completed = distributed.as_completed()
             while True:
                 while len(running) < slots and (spec := next_spec()) is not None:
                     key = f"game-{spec.config}#{spec.index}-{spec.attempt}-{time.time_ns()}"

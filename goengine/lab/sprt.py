@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-from scipy.stats import norm
+from statistics import NormalDist
 
 H0 = "H0"  # accepted: no better than ELO0
 H1 = "H1"  # accepted: at least ELO1
@@ -55,7 +54,7 @@ def fixed_sample_size(elo0: float, elo1: float, alpha: float, beta: float) -> in
     """Games a one-sided test of fixed length needs to tell p0 from p1 with errors alpha and beta
     (normal approximation): ((z_a sqrt(p0 q0) + z_b sqrt(p1 q1)) / (p1 - p0))^2."""
     p0, p1 = elo_to_p(elo0), elo_to_p(elo1)
-    za, zb = norm.ppf(1.0 - alpha), norm.ppf(1.0 - beta)
+    za, zb = NormalDist().inv_cdf(1.0 - alpha), NormalDist().inv_cdf(1.0 - beta)
     n = ((za * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))) / (p1 - p0)) ** 2
     return math.ceil(n)
 
