@@ -83,8 +83,7 @@ class Engine:
 
     @property
     def config(self) -> EngineConfig:
-        """The engine's settings as they are now: the board size, komi and handicap bonus of the
-        current game, and the search's configuration (the one source of truth for it)."""
+        """The settings now: the game's size, komi and handicap bonus, and the search's own."""
         game = self.game
         return EngineConfig(game.size, game.komi, self._search.config, game.rules.white_handicap_bonus)
 
@@ -105,7 +104,7 @@ class Engine:
 
     def interrupt(self) -> None:
         """Ask the running search (``genmove``, ``analyze``) to stop after its current batch and
-        answer with what it has (thread-safe: the front-end calls it on a command's arrival)."""
+        answer with what it has (thread-safe: a command's arrival calls it)."""
         self._search.interrupt()
 
     # ---- a new game
@@ -164,11 +163,13 @@ class Engine:
         callback: Callable[[SearchResult], None] | None = None,
         callback_interval: float = 1.0,
         ownership: bool = False,
+        pv_visits: bool = False,
     ) -> Decision:
         """Search for ``color`` on the move's budget (the settings, limited by the clock), decide
         (``decide``) and, with ``commit``, play the move (not a resignation). ``callback`` gets
         a result of the search so far about every ``callback_interval`` seconds (analysis
-        output); with ``ownership`` the result holds the ownership map.
+        output); with ``ownership`` the result holds the ownership map, with ``pv_visits`` the
+        visits along each principal variation.
 
         ``cleanup`` (``kgs-genmove_cleanup``): never pass while the opponent has stones the
         playouts call dead, so they get captured before the game ends."""
@@ -187,6 +188,7 @@ class Engine:
             ownership=ownership,
             extra_komi=extra,
             should_stop=should_stop,
+            pv_visits=pv_visits,
         )
         self._dynkomi[c] = (extra, result.winrate)
         decision = self.decide(board, result, budget, cleanup)
@@ -295,8 +297,8 @@ class Engine:
         )
 
     def move_policy(self, color: int | str | None = None) -> dict[int, float]:
-        """The shipped move model's policy for ``color`` (default: the side to move) in the
-        current position (``MoveModel.policy``): what an analysis reports, whatever the prior."""
+        """The move model's policy for ``color`` (default: the side to move) here: what an
+        analysis reports, whatever the prior (``MoveModel.policy``)."""
         return movemodel.shipped().policy(self.game.board, color)
 
     def clear_cache(self) -> None:
@@ -358,15 +360,13 @@ class Engine:
         return scoring.dead_stones(self.game.board, self.ownership(), color)
 
     def final_status(self, status: str) -> list[int]:
-        """Stones that are ``alive``, ``dead`` or in ``seki`` (GTP ``final_status_list``);
-        GameError for another word."""
+        """Stones ``alive``, ``dead`` or in ``seki`` (``final_status_list``); else GameError."""
         if status not in scoring.STATUSES:
             raise GameError(f"unknown status {status!r}: alive, dead or seki")
         return scoring.final_status(self.game.board, self.ownership(), status)
 
     def final_score(self) -> float:
-        """Black's area score minus the scoring komi (``Game.scoring_komi``: the handicap bonus
-        counted) after removing the stones the playouts call dead."""
+        """Black's area less ``Game.scoring_komi``, the stones the playouts call dead removed."""
         return scoring.final_score(self.game.board, self.game.scoring_komi, self.ownership())
 
 

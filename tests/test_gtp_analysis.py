@@ -148,7 +148,7 @@ def test_kata_analyze_ownership_runs_from_the_top_row_down():
     [
         (["ownership"], "ownership needs a value"),
         (["ownership", "maybe"], "expected true or false, got maybe"),
-        (["pvVisits", "true"], "pvVisits is not supported"),
+        (["pvEdgeVisits", "true"], "pvEdgeVisits is not supported"),
         (["movesOwnership", "true"], "movesOwnership is not supported"),
         (["frobnicate", "1"], "unknown analysis key frobnicate"),
         (["maxmoves", "-1"], "maxmoves must not be negative"),

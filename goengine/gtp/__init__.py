@@ -3,10 +3,11 @@ and objects; GTP's formats and error wording live in this package.
 
 Reading guide: ``protocol`` is the core (reading a line, the command table, framing, the I/O
 loop); each other module is a group of handlers registered into the one table: ``game``
-(set-up, moves, handicap), ``scoring`` (the board, the score, SGF), ``timing`` (the clock), ``settings``
-(``goengine-set``, the parameter page), ``analysis`` (Leela Zero's and KataGo's analysis formats) and
-``gogui`` (GoGui's analyze commands). Every analysis formats one ``SearchResult``; nothing here
-reads the search itself.
+(set-up, moves, handicap), ``rules`` (KataGo's and KGS's rules, the komi), ``scoring`` (the board,
+the score, SGF), ``timing`` (the clock), ``settings`` (``goengine-set``, the parameter page),
+``analysis`` (Leela Zero's, KataGo's and CGOS's analysis formats), ``gogui`` (GoGui's analyze
+commands) and ``servers`` (what KGS and controllers send beside the game). Every analysis
+formats one ``SearchResult``; nothing here reads the search itself.
 ``GtpEngine`` assembles them around an ``Engine``; ``serve`` runs it on stdin/stdout.
 
 goengine does not use pygtp (the ``gtp`` module): its parser drops non-ASCII characters and
@@ -26,11 +27,22 @@ from goengine.gtp.analysis import AnalysisCommands
 from goengine.gtp.game import GameCommands
 from goengine.gtp.gogui import GoGuiCommands
 from goengine.gtp.protocol import GtpError, Protocol, parse_line
+from goengine.gtp.rules import RulesCommands
 from goengine.gtp.scoring import ScoringCommands
+from goengine.gtp.servers import ServerCommands
 from goengine.gtp.settings import SettingsCommands
 from goengine.gtp.timing import TimingCommands
 
-GROUPS = (GameCommands, ScoringCommands, TimingCommands, SettingsCommands, AnalysisCommands, GoGuiCommands)
+GROUPS = (
+    GameCommands,
+    RulesCommands,
+    ScoringCommands,
+    TimingCommands,
+    SettingsCommands,
+    AnalysisCommands,
+    GoGuiCommands,
+    ServerCommands,
+)
 
 
 class GtpEngine(Protocol):
@@ -87,12 +99,19 @@ class GtpEngine(Protocol):
         callback=None,
         interval: float = 1.0,
         ownership: bool = False,
+        pv_visits: bool = False,
     ) -> Decision:
         """Search for ``color`` (and play the move with ``commit``), log the result, and return the
         decision: the core of ``genmove``, ``reg_genmove``, ``kgs-genmove_cleanup``,
-        ``lz-genmove_analyze`` and ``kata-genmove_analyze``."""
+        ``lz-genmove_analyze``, ``kata-genmove_analyze`` and ``cgos-genmove_analyze``."""
         decision = self.engine.genmove(
-            color, commit=commit, cleanup=cleanup, callback=callback, callback_interval=interval, ownership=ownership
+            color,
+            commit=commit,
+            cleanup=cleanup,
+            callback=callback,
+            callback_interval=interval,
+            ownership=ownership,
+            pv_visits=pv_visits,
         )
         if commit:
             self._mover = color  # its clock is charged once the answer has left (``answered``)

@@ -1,6 +1,8 @@
-"""GTP analysis in Leela Zero's and KataGo's formats: ``lz-analyze`` / ``lz-genmove_analyze``
-(Lizzie, Sabaki) and ``kata-analyze`` / ``kata-genmove_analyze`` (Sabaki, Lizzie, KaTrain: the
-score and the ownership map). GoGui's analyze commands are ``goengine.gtp.gogui``.
+"""GTP analysis in Leela Zero's, KataGo's and CGOS's formats: ``lz-analyze`` /
+``lz-genmove_analyze`` (Lizzie, Sabaki), ``kata-analyze`` / ``kata-genmove_analyze`` (Sabaki,
+Lizzie: the score and the ownership map) and ``cgos-genmove_analyze`` (the computer Go server
+CGOS, which shows a bot's analysis beside its games). GoGui's analyze commands are
+``goengine.gtp.gogui``.
 
 Every line written here formats one ``SearchResult`` (``goengine.search``'s immutable answer of a
 search) and nothing else: the moves, their figures and principal variations, the root's figures
@@ -9,11 +11,13 @@ does next.
 
 Reading guide: ``analysis_request`` reads both formats' arguments into an ``AnalysisRequest``;
 ``info_line`` is Leela Zero's format and ``kata_line`` KataGo's; ``AnalysisCommands._analyze``
-streams one of them, one result a report, until the next line of input.
+streams one of them, one result a report, until the next line of input. ``cgos_json`` is CGOS's
+one line of JSON after the search.
 """
 
 from __future__ import annotations
 
+import json
 import time
 import traceback
 from collections.abc import Callable
@@ -39,15 +43,23 @@ class AnalysisRequest:
     ownership: bool = False
     ownership_stdev: bool = False
     root_info: bool = False
+    pv_visits: bool = False
 
 
 # the keys of both formats (lower case), then KataGo's kata-analyze keys this engine answers, and
 # the request fields they set
 LZ_KEYS = ("interval", "minmoves", "maxmoves", "min_visits", "minvisits")
-KATA_FLAGS = {"ownership": "ownership", "ownershipstdev": "ownership_stdev", "rootinfo": "root_info"}
-# KataGo's keys for what the tree does not keep: per-move ownership, the visits along a PV
-# (a node's visits include its prior's virtual visits), no-result values
-KATA_UNSUPPORTED = ("movesownership", "movesownershipstdev", "pvvisits", "pvedgevisits", "noresultvalue")
+KATA_FLAGS = {
+    "ownership": "ownership",
+    "ownershipstdev": "ownership_stdev",
+    "rootinfo": "root_info",
+    "pvvisits": "pv_visits",
+}
+# KataGo's keys for what the tree does not keep: per-move ownership, the edge visits of a graph
+# search, no-result values
+KATA_UNSUPPORTED = ("movesownership", "movesownershipstdev", "pvedgevisits", "noresultvalue")
+# CGOS's ownership string: a character a point, from -1 (the opponent's, 'A') to +1 ('+')
+CGOS_OWNERSHIP = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
 def boolean(text: str) -> bool:
@@ -69,7 +81,8 @@ def analysis_request(args: list[str], to_move: int, need_color: bool, kata: bool
     """``[color] [interval] KEY VALUE ...``, Leela Zero's and KataGo's arguments: the colour
     (default: ``to_move``), the centiseconds between reports (``interval N`` also), and the keys
     ``minmoves N`` (every visited move is listed anyway), ``maxmoves N``, ``min_visits N``; with
-    ``kata``, KataGo's ``ownership``, ``ownershipStdev`` and ``rootInfo`` (``true``/``false``). A
+    ``kata``, KataGo's ``ownership``, ``ownershipStdev``, ``rootInfo`` and ``pvVisits``
+    (``true``/``false``). A
     key KataGo has that needs what the tree does not keep (per-move ownership, visits along the
     PV) is refused when asked for, by name."""
     request = AnalysisRequest(to_move, 1.0)
@@ -154,7 +167,8 @@ def kata_line(result: SearchResult, request: AnalysisRequest, vertex_text: Calla
     ``scoreMean`` is kept by KataGo equal to the lead). The ownership is one value per point in
     [-1, 1], +1 for that side, rows from the top (A19 first on 19x19) and each row left to
     right, KataGo's order; ``ownershipStdev`` is its standard deviation over the same
-    iterations. ``prior`` is as in ``info_line``."""
+    iterations. ``prior`` is as in ``info_line``. With ``pvVisits``, each move's ``pv`` is
+    followed by the searched visits of each position along it (``MoveStats.pv_visits``)."""
     moves = listed(result, request)
     if not moves:
         return ""
@@ -165,6 +179,8 @@ def kata_line(result: SearchResult, request: AnalysisRequest, vertex_text: Calla
         lead = score_text(s.score_lead)
         share = f"prior {s.prior:.6f} " if prior else ""
         pv = " ".join(vertex_text(m) for m in s.pv[:PV_SHOWN])
+        if request.pv_visits:
+            pv += " pvVisits " + " ".join(str(n) for n in s.pv_visits[:PV_SHOWN])
         parts.append(
             f"info move {vertex_text(s.move)} visits {s.visits} winrate {s.winrate:.6f} "
             f"scoreMean {lead} scoreSelfplay {lead} scoreLead {lead} {share}lcb {s.lcb:.6f} order {order} pv {pv}"
@@ -187,12 +203,48 @@ def kata_line(result: SearchResult, request: AnalysisRequest, vertex_text: Calla
     return " ".join(parts)
 
 
+def cgos_json(result: SearchResult, vertex_text: Callable[[int], str], size: int) -> str:
+    """CGOS's analysis of a move (its ``cgos-genmove_analyze``, as the Ray and TamaGo engines
+    write it): one line of JSON with the root's ``winrate``, ``score`` (the score lead) and
+    ``visits``, each searched move's ``move``, ``visits``, ``winrate``, ``score``, ``prior`` and
+    ``pv`` (a string of vertices, the move first), and the ``ownership`` as one character a
+    point (``CGOS_OWNERSHIP``, rows from the top), all from the side that moves."""
+    sign = 1.0 if result.color == BLACK else -1.0
+    moves = [
+        {
+            "move": vertex_text(s.move),
+            "visits": s.visits,
+            "winrate": round(s.winrate, 6),
+            "score": round(s.score_lead, 4),
+            "prior": round(s.prior, 6),
+            "pv": " ".join(vertex_text(m) for m in s.pv[:PV_SHOWN]),
+        }
+        for s in result.stats
+        if s.visits > 0
+    ]
+    answer = {
+        "winrate": round(result.root_winrate, 6),
+        "score": round(result.score_lead, 4),
+        "visits": result.visits,
+        "moves": moves,
+    }
+    if result.ownership is not None:
+        points = [coords.point(size, r, c) for r in range(size) for c in range(size)]
+        top = len(CGOS_OWNERSHIP) - 2  # '+', the side's own; '/' is never written
+        answer["ownership"] = "".join(
+            CGOS_OWNERSHIP[round((sign * float(result.ownership[p]) + 1.0) / 2.0 * top)] for p in points
+        )
+    answer["comment"] = f"goengine: {result.playouts} playouts in {result.seconds:.1f} s"
+    return json.dumps(answer, separators=(",", ":"))
+
+
 class AnalysisCommands(CommandGroup):
     COMMANDS = {
         "lz-analyze": "lz_analyze",
         "lz-genmove_analyze": "lz_genmove_analyze",
         "kata-analyze": "kata_analyze",
         "kata-genmove_analyze": "kata_genmove_analyze",
+        "cgos-genmove_analyze": "cgos_genmove_analyze",
     }
 
     def line(self, result: SearchResult, request: AnalysisRequest, kata: bool) -> str:
@@ -228,7 +280,11 @@ class AnalysisCommands(CommandGroup):
                 # one search, and one report of its result, per interval; the tree (and the
                 # owners it counts) is kept from one to the next
                 result = self.engine.analyze(
-                    request.color, one_report, ownership=ownership, should_stop=self.gtp.input_pending
+                    request.color,
+                    one_report,
+                    ownership=ownership,
+                    should_stop=self.gtp.input_pending,
+                    pv_visits=request.pv_visits,
                 )
                 self._stream(result, request, kata)
                 if result.playouts == 0 and not self.gtp.input_pending():
@@ -246,6 +302,7 @@ class AnalysisCommands(CommandGroup):
                 callback=lambda r: self._stream(r, request, kata),
                 interval=request.interval,
                 ownership=request.ownership or request.ownership_stdev,
+                pv_visits=request.pv_visits,
             )
             # the search's final figures once more, as KataGo does: a search shorter than the
             # interval has reported nothing yet
@@ -273,3 +330,12 @@ class AnalysisCommands(CommandGroup):
     def kata_genmove_analyze(self, args: list[str]) -> object:
         """``lz-genmove_analyze`` in KataGo's format (``kata_analyze``)."""
         return self._genmove_analyze(args, kata=True)
+
+    def cgos_genmove_analyze(self, args: list[str]) -> str:
+        """``genmove`` for CGOS: the move's analysis as one line of JSON (``cgos_json``), then
+        ``play MOVE``. The search counts who owns each point, for the ownership string."""
+        if len(args) != 1:
+            raise syntax_error()
+        decision = self.gtp.genmove(color(args[0]), commit=True, ownership=True)
+        analysis = cgos_json(decision.search, self.gtp.vertex_text, self.game.size)
+        return f"{analysis}\nplay {self.gtp.vertex_text(decision.move)}"
