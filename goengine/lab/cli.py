@@ -57,6 +57,7 @@ from goengine.lab.referee_clock import TimeControl
 from goengine.lab.schedule import ENGINE_COLORS, Pairing, Player, Runner, pending
 from goengine.lab.sprt import CONTINUE, Sprt
 from goengine.lab.stats import engine_version, score, summarize
+from goengine.ruleset import HANDICAP_BONUSES
 
 PROG = "goengine-match"
 DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -m goengine --quiet"
@@ -98,6 +99,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="GTP's fixed handicap of N stones for Black, White moving first (default 0; give --komi 0.5 as usual)",
     )
     p.add_argument(
+        "--white-handicap-bonus",
+        choices=HANDICAP_BONUSES,
+        default=None,
+        help="White's points for the handicap stones, counted by the referee and told to goengine: "
+        "0, N-1 or N (default: N against GNU Go, whose Chinese rules count them; else 0)",
+    )
+    p.add_argument(
         "--engine-color",
         choices=ENGINE_COLORS,
         default="alternate",
@@ -133,7 +141,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="with --report: (re)write OUT/sgf/CONFIG-NNNN.sgf (a tournament's in each pair's sgf/) from the records",
     )
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.white_handicap_bonus is None:
+        # GNU Go's Chinese rules give White a point a handicap stone: counted alike, the referee
+        # and GNU Go's final_score agree
+        gnugo = any("gnugo" in text for text in args.opponent or [GNUGO])
+        args.white_handicap_bonus = "N" if gnugo else "0"
+    return args
 
 
 class Usage(Exception):
@@ -262,6 +276,11 @@ def mismatches(pairings: list[Pairing], records: list[dict], args: argparse.Name
             problems.add(f"{name}: played as {shlex.join(_settings(engine))!r}, now {pairing.engine.command!r}")
         if _settings(opponent) != _settings(pairing.opponent.command_for(0)):
             problems.add(f"{name}: opponent was {opponent!r}, now {pairing.opponent.command!r}")
+        if r.get("white_handicap_bonus", "0") != args.white_handicap_bonus:
+            problems.add(
+                f"{name}: played with white handicap bonus {r.get('white_handicap_bonus', '0')}, "
+                f"now {args.white_handicap_bonus}"
+            )
         if r["size"] != args.size or r["komi"] != args.komi or r.get("handicap", 0) != args.handicap:
             problems.add(
                 f"{name}: played on {r['size']}x{r['size']} komi {r['komi']:g} handicap {r.get('handicap', 0)}, "
@@ -507,6 +526,7 @@ def run(args: argparse.Namespace, out: Path) -> int:
             size=args.size,
             komi=args.komi,
             handicap=args.handicap,
+            white_handicap_bonus=args.white_handicap_bonus,
             timeout=args.timeout,
             time_control=clock,
             time_left=not args.no_time_left,

@@ -18,7 +18,9 @@ there too (goengine's names its commit: ``goengine.version``).
 A handicap game (``GameSpec.handicap``) sends ``fixed_handicap N`` to both engines, checks that
 they placed the same stones (GTP 2 fixes the layout), starts the referee's board from them, and
 lets White move first; the record keeps the number and the points (``handicap``,
-``handicap_stones``) and the SGF has them as HA and AB.
+``handicap_stones``) and the SGF has them as HA and AB. What White receives for the stones
+(``white_handicap_bonus``: KataGo's 0, N-1 or N, ``goengine.ruleset``) is counted as komi by the
+referee and told to an engine that takes ``kata-set-rules``; GNU Go's Chinese rules give N.
 
 Under a time control (``GameSpec.time_control``, ``lab.referee_clock``) both engines are told it before
 the game, each ``genmove`` is preceded by ``time_left`` (unless ``time_left`` is off, as
@@ -31,6 +33,7 @@ that shared the engine's model of the rules could not catch a mistake in it.
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import shlex
 import time
@@ -42,6 +45,7 @@ from goengine.board import BLACK, WHITE, Board, IllegalMove
 from goengine.lab import gamefiles
 from goengine.lab.client import GtpClient, GtpClientError, GtpError
 from goengine.lab.referee_clock import SideClock, TimeControl
+from goengine.ruleset import goengine_rules
 
 GNUGO = "/usr/games/gnugo --mode gtp --chinese-rules --positional-superko --capture-all-dead --level 10"
 
@@ -58,6 +62,7 @@ class GameSpec:
     size: int = 9
     komi: float = 7.5
     handicap: int = 0  # GTP's fixed handicap stones for Black (White then moves first)
+    white_handicap_bonus: str = "0"  # KataGo's 0, N-1 or N: White's points for the stones (ruleset)
     timeout: float = 120.0  # seconds for one GTP command (a genmove included)
     max_moves: int = 0  # 0: 3 x points
     sgf_dir: str = ""
@@ -162,6 +167,7 @@ def play_game(spec: GameSpec) -> dict:
         "size": spec.size,
         "komi": spec.komi,
         "handicap": spec.handicap,
+        "white_handicap_bonus": spec.white_handicap_bonus,
         "time": spec.time_control.describe() if spec.time_control else None,
         "time_left": spec.time_left if spec.time_control else None,
         "started": started,
@@ -181,6 +187,12 @@ def play_game(spec: GameSpec) -> dict:
             client.send(f"boardsize {spec.size}")
             client.send("clear_board")
             client.send(f"komi {spec.komi:g}")
+            if spec.white_handicap_bonus != "0" and _knows(client, "kata-set-rules"):
+                # an engine that takes rules is told the bonus it is counted with (GNU Go's Chinese
+                # rules already give N and take no such command)
+                rules = json.dumps(goengine_rules(spec.white_handicap_bonus).to_json(), separators=(",", ":"))
+                with contextlib.suppress(GtpError):
+                    client.send(f"kata-set-rules {rules}")
             if spec.time_control:
                 for command in spec.time_control.setup_commands(_knows(client, "kgs-time_settings")):
                     with contextlib.suppress(GtpError):  # an engine without clocks plays on; ours still runs
@@ -226,7 +238,7 @@ def play_game(spec: GameSpec) -> dict:
             color = 3 - color
         if void is None and winner is None:
             reason = "two passes" if board.is_over else f"move cap {max_moves}"
-            area = board.score(spec.komi)
+            area = board.score(spec.komi + goengine_rules(spec.white_handicap_bonus).komi_bonus(spec.handicap))
             record["area_score"] = area
             scores = {}
             for c, label in ((BLACK, "black"), (WHITE, "white")):
