@@ -8,7 +8,7 @@ GNUGO  := /usr/games/gnugo
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT    := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: install gnugo sabaki lizzie test check bench tactics match lint clean
+.PHONY: install gnugo sabaki lizzie katrain test check bench tactics match lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,9 +43,20 @@ $(LIZZIE):
 lizzie: $(LIZZIE)
 	command -v javac >/dev/null || $(APT) install -y -qq default-jdk-headless
 
+# KaTrain 1.20.0, whose own engine class and game review goengine's analysis engine in
+# tests/test_katrain.py: installed beside the .venv, not in it, without its window's packages
+# (versions pinned in tests/katrain/requirements.txt)
+KATRAIN_SITE := tests/katrain/site
+$(KATRAIN_SITE)/.installed: tests/katrain/requirements.txt | $(BIN)/python
+	rm -rf $(KATRAIN_SITE)
+	$(BIN)/python -m pip install --quiet --no-deps --target $(KATRAIN_SITE) -r tests/katrain/requirements.txt
+	touch $@
+
+katrain: $(KATRAIN_SITE)/.installed
+
 # The layering contract and ruff, the whole suite, then the board tests again as plain Python
 # (NUMBA_DISABLE_JIT=1).
-test: lint gnugo sabaki lizzie
+test: lint gnugo sabaki lizzie katrain
 	$(BIN)/python -m pytest
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -m board -q
 

@@ -11,6 +11,9 @@ import os
 import pytest
 from match_harness import fake_engine
 
+# KaTrain and kivy, installed for tests/test_katrain.py (make katrain), carry test files of their own
+collect_ignore = ["katrain/site"]
+
 
 @pytest.fixture(scope="session", autouse=True)
 def warm_kernels():
