@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import threading
 
@@ -278,6 +279,8 @@ def analysis_main(argv: list[str]) -> int:
 
     threading.Thread(target=warm_up, args=(log,), name="warm-up", daemon=True).start()
     watch_parent(log)
+    # a client ends the engine with SIGTERM (KaTrain does): leave at once, with status 0
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     out = sys.stdout
 
     def write(line: str) -> None:

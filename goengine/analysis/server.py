@@ -3,7 +3,7 @@
 ``AnalysisServer.submit`` takes one input line: an action is answered at once; a query's
 warnings are written, and each of its turns queued (highest ``priority`` first, then the order
 they came in). Each worker thread owns one ``Engine`` and takes the next turn from the queue:
-it sets up the position, searches it on the query's budget (``maxVisits`` as playouts,
+it sets up the position, searches it from fresh trees on the query's budget (``maxVisits`` as playouts,
 ``maxTime`` as seconds, else the engine's own budget), writes a partial response every
 ``reportDuringSearchEvery`` seconds and one final response (``isDuringSearch`` false). A
 ``terminate`` ends the matching turns: one still queued is answered ``noResults``, one being
@@ -69,8 +69,6 @@ class AnalysisServer:
         self._ready = threading.Condition()
         self._running: list[_Job] = []
         self._closing = False
-        self._clear = [False] * workers
-        self._engines: list[Engine | None] = [None] * workers
         self._threads = [
             threading.Thread(target=self._work, args=(k,), name=f"analysis-{k}", daemon=True) for k in range(workers)
         ]
@@ -89,7 +87,8 @@ class AnalysisServer:
 
     def submit(self, line: str) -> None:
         """Read one input line and act on it (``module docstring``); a line in error is answered
-        with KataGo's error object and nothing else is done for it."""
+        with KataGo's error object and nothing else is done for it. ``clear_cache`` is only
+        echoed: every turn is searched from fresh trees anyway."""
         try:
             request = read(line, self.defaults)
         except QueryError as error:
@@ -113,10 +112,7 @@ class AnalysisServer:
             answer.update(version=version.full(), git_hash=version.commit() or "<omitted>")
         elif action.action == "query_models":
             answer["models"] = [{"name": "goengine", "internalName": version.full(), "maxBatchSize": 1}]
-        elif action.action == "clear_cache":
-            with self._ready:
-                self._clear = [True] * len(self._clear)
-        else:  # terminate, terminate_all
+        elif action.action in ("terminate", "terminate_all"):
             self.terminate(action.terminate_id, action.turns)
         self.send(answer)
 
@@ -163,10 +159,7 @@ class AnalysisServer:
                         self.send(response.no_results(job.query.query_id, job.turn.number))
                         continue
                     if engine is None:
-                        engine = self._engines[k] = Engine(self.config)
-                    if self._clear[k]:
-                        self._clear[k] = False
-                        engine.clear_cache()
+                        engine = Engine(self.config)
                     self._analyse(engine, job)
                 except Exception:  # noqa: BLE001 - one turn's failure must not end the others
                     self.log(traceback.format_exc())
@@ -181,6 +174,9 @@ class AnalysisServer:
     def _analyse(self, engine: Engine, job: _Job) -> None:
         """Search one turn and write its responses."""
         query, turn = job.query, job.turn
+        # every turn from fresh trees, as KataGo searches each query afresh: ``maxVisits`` is then
+        # the turn's own visits, and a turn's analysis does not depend on what came before it
+        engine.clear_cache()
         setup_to_move = turn.moves[0][0] if turn.moves else turn.to_move
         engine.load_position(
             SgfPosition(query.size, query.komi, list(query.stones), list(turn.moves), to_move=setup_to_move)
