@@ -98,3 +98,13 @@ def test_goengine_match_is_a_console_script_of_the_package():
     assert cli.PROG == "goengine-match" and callable(cli.main)
     # the checkout's script runs the same function
     assert "from goengine.lab.cli import main" in (ROOT / "scripts" / "match.py").read_text()
+
+
+def test_the_handicap_bonus_defaults_to_gnu_gos_against_gnu_go_and_none_otherwise():
+    from goengine.lab.cli import parse_args
+
+    assert parse_args(["--out", "x"]).white_handicap_bonus == "N"  # the default opponent is GNU Go
+    assert parse_args(["--out", "x", "--opponent", "gg=/usr/games/gnugo --mode gtp"]).white_handicap_bonus == "N"
+    assert parse_args(["--out", "x", "--opponent", "other=pachi -t 1"]).white_handicap_bonus == "0"
+    chosen = parse_args(["--out", "x", "--white-handicap-bonus", "N-1"])
+    assert chosen.white_handicap_bonus == "N-1"

@@ -98,7 +98,8 @@ def test_short_match_against_gnugo(tmp_path):
 @pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go not installed at {GNUGO}")
 def test_a_handicap_match_against_gnugo(tmp_path):
     """Two stones for goengine (Black in every game) against GNU Go: both engines place GTP's
-    fixed stones, White moves first, the referee's board and the SGF (HA, AB) start from them."""
+    fixed stones, White moves first, the referee's board and the SGF (HA, AB) start from them;
+    the referee counts GNU Go's handicap bonus (N: two points for White), as GNU Go does."""
     out = tmp_path / "out"
     result = run_match(
         out,
@@ -118,6 +119,9 @@ def test_a_handicap_match_against_gnugo(tmp_path):
         for move in r["moves"]:
             letter, vertex = move.split()
             board.play(BLACK if letter == "B" else WHITE, vertex)
+        assert r["white_handicap_bonus"] == "N"
+        if r["reason"] == "two passes":
+            assert r["area_score"] == board.area_score() - 0.5 - 2
         game = load_sgf(r["sgf"])
         root = game.get_root()
         assert root.get("HA") == 2 and sorted(root.get("AB")) == [(2, 2), (6, 6)]
@@ -125,7 +129,11 @@ def test_a_handicap_match_against_gnugo(tmp_path):
         assert settings["dynamic_komi"] == "linear"
     # resuming as another colour or with another handicap would mix games: refused
     base = ("--games", "2", "--playouts", "100", "--opponent", GNUGO_LEVEL0, "--no-plot", "--komi", "0.5")
-    for changed in (("--handicap", "2", "--engine-color", "alternate"), ("--handicap", "3", "--engine-color", "black")):
+    for changed in (
+        ("--handicap", "2", "--engine-color", "alternate"),
+        ("--handicap", "3", "--engine-color", "black"),
+        ("--handicap", "2", "--engine-color", "black", "--white-handicap-bonus", "0"),
+    ):
         again = run_match(out, *base, *changed, timeout=60)
         assert again.returncode == 2 and "played" in again.stderr, again.stderr
 

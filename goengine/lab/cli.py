@@ -276,7 +276,8 @@ def mismatches(pairings: list[Pairing], records: list[dict], args: argparse.Name
             problems.add(f"{name}: played as {shlex.join(_settings(engine))!r}, now {pairing.engine.command!r}")
         if _settings(opponent) != _settings(pairing.opponent.command_for(0)):
             problems.add(f"{name}: opponent was {opponent!r}, now {pairing.opponent.command!r}")
-        if r.get("white_handicap_bonus", "0") != args.white_handicap_bonus:
+        # the bonus counts only with handicap stones (records before it had none: "0")
+        if args.handicap and r.get("white_handicap_bonus", "0") != args.white_handicap_bonus:
             problems.add(
                 f"{name}: played with white handicap bonus {r.get('white_handicap_bonus', '0')}, "
                 f"now {args.white_handicap_bonus}"
