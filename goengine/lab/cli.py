@@ -32,7 +32,9 @@ pair in ``OUT/pairs/A-vs-B/``, and fits one Elo scale to all of it, anchored on 
 (``goengine.lab.ratings``). ``--time`` plays under a clock (``goengine.lab.referee_clock``).
 ``--handicap N`` gives Black GTP's fixed handicap of N stones (both engines place them; White
 moves first); ``--engine-color black`` or ``white`` keeps goengine on one side in every game,
-since a handicap game's sides are not alike.
+since a handicap game's sides are not alike. ``--white-handicap-bonus`` is what White receives
+for the stones, counted by the referee and told to goengine: N against GNU Go by default, whose
+Chinese rules count it (the referee and GNU Go's ``final_score`` then agree), else 0.
 
 The engine's seed for game i is ``--seed + i`` (it is part of the command line in the record).
 A folder never mixes games of another engine version (commit) into a configuration unless
