@@ -3,8 +3,8 @@
 (``SearchResult`` is the one answer); no class in ``engine.py`` or ``gtp/`` outgrows 300 lines;
 and every module of the package, its front-end and its laboratory has a test module of its own
 (``tests/test_X.py`` for ``goengine/X.py``, ``tests/test_gtp_X.py`` for ``goengine/gtp/X.py``,
-``tests/test_analysis_X.py``, ``tests/test_review_X.py`` and ``tests/test_lab_X.py`` likewise). The import layers are import-linter's
-(``pyproject.toml``, ``make lint``)."""
+``tests/test_analysis_X.py``, ``tests/test_review_X.py`` and ``tests/test_lab_X.py`` likewise).
+The import layers are import-linter's (``pyproject.toml``, ``make lint``)."""
 
 from __future__ import annotations
 

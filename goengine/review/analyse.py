@@ -1,11 +1,10 @@
 """Analysing positions: one search a position, here, on a process pool, or on a Dask cluster.
 
 ``analyse(position, config, budget)`` searches one ``game.Position`` from fresh trees (as KataGo
-searches each query afresh: a position's figures do not depend on which positions the same
-engine searched before, so they do not depend on how the work was spread either) and returns an
-``Analysis``: plain figures, small to send back from another process or machine. Each thread that
-analyses (the main one, a pool's process, a Dask worker's thread) keeps one ``Engine`` for the
-configuration it was last given (``_engine``): made once, it serves every position after.
+searches each query afresh) and returns an ``Analysis``: plain figures, small to send back from
+another process or machine. Each position gets an ``Engine`` of its own, seeded alike: with one
+search thread its figures are the same wherever and after whatever it ran, here, in a pool or on
+a cluster.
 
 ``Runner.run`` takes ``(key, position)`` pairs and yields ``(key, Analysis or the exception
 that stopped it)`` as searches end, in any order: positions, not games, are the unit of work,
@@ -15,11 +14,10 @@ whole queue, so a folder of a thousand games is not held in the pool's queue at 
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from goengine.board import BLACK, PASS
 from goengine.config import Budget, EngineConfig
@@ -44,7 +42,7 @@ class Analysis:
     best: int
     pv: tuple[int, ...]
     visits: int
-    seconds: float
+    seconds: float = field(default=0.0, compare=False)  # the clock's, not the search's: not compared
 
     @classmethod
     def of(cls, result: SearchResult) -> Analysis:
@@ -64,36 +62,19 @@ class Analysis:
         return self.score_lead if self.to_move == BLACK else -self.score_lead
 
 
-_held = threading.local()  # this thread's (configuration, Engine)
-
-
-def _engine(config: EngineConfig) -> Engine:
-    """This thread's engine for ``config``: made at the first position, kept for the others
-    (loading the move model and the kernels takes seconds, a search a fraction of one)."""
-    held = getattr(_held, "engine", None)
-    if held is None or held[0] != config:
-        if held is not None:
-            held[1].close()
-        _held.engine = (config, Engine(config))
-    return _held.engine[1]
-
-
-def release() -> None:
-    """Close this thread's engine, if it has one (its search threads end)."""
-    held = getattr(_held, "engine", None)
-    if held is not None:
-        held[1].close()
-        _held.engine = None
-
-
 def analyse(position: Position, config: EngineConfig, budget: Budget) -> Analysis:
-    """Search ``position`` for its side to move on ``budget`` from fresh trees."""
-    engine = _engine(config)
-    engine.clear_cache()
-    engine.load_position(
-        SgfPosition(position.size, position.komi, list(position.setup), list(position.moves), to_move=position.first)
-    )
-    return Analysis.of(engine.analyze(position.to_move, budget))
+    """Search ``position`` for its side to move on ``budget``, with an engine of its own: fresh
+    trees and random streams seeded by ``config``, so that with one thread the figures depend on
+    the position, the configuration and the budget alone, not on where or after what it ran.
+    (An engine costs little once the process has loaded the move model and the kernels, which
+    ``movemodel.shipped`` and numba keep for the process.)"""
+    engine = Engine(config)
+    try:
+        setup, moves = list(position.setup), list(position.moves)
+        engine.load_position(SgfPosition(position.size, position.komi, setup, moves, to_move=position.first))
+        return Analysis.of(engine.analyze(position.to_move, budget))
+    finally:
+        engine.close()
 
 
 class Runner:
@@ -114,14 +95,11 @@ class Runner:
         if self.cluster:
             yield from self._dask(tasks)
         elif self.jobs == 1:
-            try:
-                for key, position in tasks:
-                    try:
-                        yield key, analyse(position, self.config, self.budget)
-                    except Exception as err:  # noqa: BLE001 - one position's failure is its game's, not the run's
-                        yield key, err
-            finally:
-                release()
+            for key, position in tasks:
+                try:
+                    yield key, analyse(position, self.config, self.budget)
+                except Exception as err:  # noqa: BLE001 - one position's failure is its game's, not the run's
+                    yield key, err
         else:
             yield from self._local(tasks)
 

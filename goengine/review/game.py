@@ -113,7 +113,7 @@ def read(path: str | Path) -> ReviewGame:
         raise BadGame("no moves on its main line")
     first_number = about.main_line_moves - len(moves) + 1
     try:
-        board = Board.from_stones(position.size, position.setup, position.to_move)
+        board = Board.from_stones(position.size, position.setup, moves[0][0])
     except ValueError as err:
         raise BadGame(f"its set-up cannot be placed: {err}") from None
     for i, (color, point) in enumerate(moves):
@@ -130,7 +130,7 @@ def read(path: str | Path) -> ReviewGame:
         tuple(position.setup),
         moves,
         first_number,
-        position.to_move,
+        moves[0][0],
         about.properties.get("KM"),
         about.properties.get("RU"),
     )
