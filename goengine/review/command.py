@@ -152,9 +152,12 @@ class _Progress:
 
 
 def review(
-    paths: Sequence[str | Path], settings: ReviewSettings, out: TextIO = sys.stdout, err: TextIO = sys.stderr
+    paths: Sequence[str | Path], settings: ReviewSettings, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
-    """Review the games at ``paths`` (module docstring); the exit status."""
+    """Review the games at ``paths`` (module docstring), writing the tables to ``out`` and the
+    rest to ``err`` (stdout and stderr by default); the exit status."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
     problems = missing_extras(settings)
     for problem in problems:
         print(f"{PROG}: {problem}", file=err)
