@@ -100,5 +100,5 @@ def test_a_move_that_was_the_best_gets_no_variation_and_the_files_variations_sta
 
 def test_a_line_alternates_colours_from_the_side_to_move_and_stops_at_its_length():
     a = analysis(WHITE, 0.5, 0.0, ("C3", "G7", "E5"))
-    assert line(9, a) == ((WHITE, at("C3")), (BLACK, at("G7")), (WHITE, at("E5")))
-    assert line(9, a, moves=2) == ((WHITE, at("C3")), (BLACK, at("G7")))
+    assert line(a) == ((WHITE, at("C3")), (BLACK, at("G7")), (WHITE, at("E5")))
+    assert line(a, moves=2) == ((WHITE, at("C3")), (BLACK, at("G7")))

@@ -68,7 +68,17 @@ def test_after_a_set_up_node_in_mid_game_the_moves_after_it_are_reviewed_with_th
 )
 def test_the_terms_say_the_komi_used_and_rules_that_count_otherwise(tmp_path, root, words):
     game = read(write(tmp_path, f"(;GM[1]SZ[9]{root};B[ee])"))
-    assert game.terms.startswith(words)
+    assert game.terms().startswith(words)
+
+
+def test_the_terms_count_the_points_a_handicap_bonus_gives_white(tmp_path):
+    game = read(write(tmp_path, "(;GM[1]SZ[9]KM[0.5]HA[3]AB[cc][gg][cg];W[ee])"))
+    assert game.handicap_stones == 3
+    assert game.terms().startswith("komi 0.5 (the file's KM), counted")
+    assert game.terms("N").startswith("komi 0.5 (the file's KM) and 3 for White's 3 handicap stones, counted")
+    assert game.terms("N-1").startswith("komi 0.5 (the file's KM) and 2 for White's 3 handicap stones")
+    even = read(write(tmp_path, "(;GM[1]SZ[9]KM[7]AB[cc]AW[gg];B[ee])"))
+    assert even.handicap_stones == 0 and even.terms("N").startswith("komi 7 (the file's KM), counted")
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,7 @@ def position_text(analysis: Analysis) -> str:
     return f"Black {100 * analysis.black_winrate:.1f} %, {lead_text(analysis.black_lead)}"
 
 
-def line(size: int, analysis: Analysis, moves: int = LINE_MOVES) -> tuple[tuple[int, int], ...]:
+def line(analysis: Analysis, moves: int = LINE_MOVES) -> tuple[tuple[int, int], ...]:
     """The best line of ``analysis`` as moves ``(color, point)``, from its side to move on."""
     color = analysis.to_move
     result = []
@@ -56,7 +56,7 @@ def move_note(size: int, review: MoveReview) -> sgf.Note:
     mover = COLOR_NAMES[review.color]
     best = coords.to_gtp(size, before.best)
     mover_rate = before.winrate if before.to_move == review.color else 1 - before.winrate
-    best_line = " ".join(coords.to_gtp(size, p) for _, p in line(size, before))
+    best_line = " ".join(coords.to_gtp(size, p) for _, p in line(before))
     text = [
         f"goengine: {position_text(after)}",
         f"Move {review.number} ({name}): loss {100 * review.winrate_loss:.1f} % of {mover}'s win rate, "
@@ -66,7 +66,7 @@ def move_note(size: int, review: MoveReview) -> sgf.Note:
         text.append(f"It is the search's best move ({mover} {100 * mover_rate:.1f} %): {best_line}")
     else:
         text.append(f"Best: {best} ({mover} {100 * mover_rate:.1f} %, {lead_text(before.black_lead)}): {best_line}")
-    variation = () if review.was_best else line(size, before)
+    variation = () if review.was_best else line(before)
     return sgf.Note(
         comment="\n".join(text),
         properties=(("SBKV", sbkv(after)),),
@@ -76,21 +76,28 @@ def move_note(size: int, review: MoveReview) -> sgf.Note:
     )
 
 
-def header(game: ReviewGame, budget: str) -> str:
+def header(game: ReviewGame, budget: str, white_handicap_bonus: str = "0") -> str:
     """The root's comment: who reviewed, at what budget, with which komi and count."""
     return (
-        f"Reviewed by goengine {version.full()} at {budget} a position, {game.terms}. "
+        f"Reviewed by goengine {version.full()} at {budget} a position, {game.terms(white_handicap_bonus)}. "
         "SBKV on each node: Black's win rate after its move (Sabaki's graph). A move's loss: its "
         "player's win rate and score with the search's best move, less those after the move played."
     )
 
 
-def review_sgf(game: ReviewGame, analyses: Sequence[Analysis], reviews: Sequence[MoveReview], budget: str) -> bytes:
+def review_sgf(
+    game: ReviewGame,
+    analyses: Sequence[Analysis],
+    reviews: Sequence[MoveReview],
+    budget: str,
+    white_handicap_bonus: str = "0",
+) -> bytes:
     """The review SGF of ``game``: its file with the notes of ``reviews`` (one a move) and the
-    first position's ``SBKV`` on the node before the first move; ``budget`` in words."""
+    first position's ``SBKV`` on the node before the first move; ``budget`` in words, the
+    handicap bonus the review counted (``ReviewGame.terms``)."""
     start = sgf.Note(
         comment=f"goengine, before move {game.first_number}: {position_text(analyses[0])}",
         properties=(("SBKV", sbkv(analyses[0])),),
     )
     notes = [move_note(game.size, review) for review in reviews]
-    return sgf.annotate(game.data, notes, start=start, header=header(game, budget))
+    return sgf.annotate(game.data, notes, start=start, header=header(game, budget, white_handicap_bonus))

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from goengine.board import BLACK, WHITE
 from goengine.config import Budget, EngineConfig
 from goengine.review import annotate, moves, plot
 from goengine.review.analyse import Analysis, Runner
@@ -98,14 +99,15 @@ def write_outputs(game: ReviewGame, analyses: list[Analysis], settings: ReviewSe
     reviews = moves.review_moves(game.moves, analyses, game.first_number)
     budget = budget_words(settings.budget)
     sgf_path, png_path = output_paths(game)
-    sgf_path.write_bytes(annotate.review_sgf(game, analyses, reviews, budget))
+    bonus = settings.config.white_handicap_bonus
+    sgf_path.write_bytes(annotate.review_sgf(game, analyses, reviews, budget, bonus))
     written = [sgf_path]
     if settings.plot:
-        marked = [m for color in (1, 2) for m in moves.mistakes(reviews, color, settings.mistakes)]
+        marked = [m for color in (BLACK, WHITE) for m in moves.mistakes(reviews, color, settings.mistakes)]
         title = f"{game.path.name}: {budget} a position, komi {game.komi:g}"
         plot.draw(png_path, title, game.size, analyses, game.first_number, marked)
         written.append(png_path)
-    heading = f"{game.path}: {len(game.moves)} moves reviewed at {budget} a position, {game.terms}"
+    heading = f"{game.path}: {len(game.moves)} moves reviewed at {budget} a position, {game.terms(bonus)}"
     print(heading, file=out)
     print(moves.table(reviews, game.size, settings.mistakes), file=out)
     print(file=out, flush=True)

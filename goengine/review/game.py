@@ -7,8 +7,9 @@ of the main line, the one before the first move to the one after the last, as ``
 unit of work, small plain data that a process pool or a Dask worker analyses on its own.
 
 goengine counts by area. A file's rules (``RU``) do not stop a review, which judges the moves; the
-komi is the file's ``KM`` (0 when it has none, as ``loadsgf`` reads such a file), and
-``ReviewGame.terms`` says both in words for the review's heading.
+komi is the file's ``KM`` (0 when it has none, as ``loadsgf`` reads such a file), with the points
+the engine's ``--white-handicap-bonus`` gives White for a handicap, and ``ReviewGame.terms`` says
+it all in words for the review's heading.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from pathlib import Path
 
 from goengine import coords, sgf
 from goengine.board import BLACK, WHITE, Board
+from goengine.ruleset import goengine_rules
 
 _LETTER = {BLACK: "B", WHITE: "W"}
+AREA_RULES = ("chinese", "cn", "area", "tromp-taylor", "aga", "nz", "new zealand")  # RU values that count as goengine
 
 
 class BadGame(ValueError):
@@ -63,11 +66,21 @@ class ReviewGame:
     ru: str | None
 
     @property
-    def terms(self) -> str:
-        """The komi and the count used, and the file's rules when they count otherwise."""
+    def handicap_stones(self) -> int:
+        """The handicap: the set-up stones when there are two or more and all are Black's (as
+        ``Game.handicap_stones`` counts them), else 0."""
+        stones = self.setup
+        return len(stones) if len(stones) >= 2 and all(c == BLACK for c, _ in stones) else 0
+
+    def terms(self, white_handicap_bonus: str = "0") -> str:
+        """The komi and the count used, and the file's rules when they count otherwise; with
+        ``white_handicap_bonus`` (``ruleset.HANDICAP_BONUSES``), the points it gives White."""
         komi = f"komi {self.komi:g} (the file's KM)" if self.km is not None else "komi 0 (the file gives no KM)"
+        bonus = goengine_rules(white_handicap_bonus).komi_bonus(self.handicap_stones)
+        if bonus:
+            komi += f" and {bonus:g} for White's {self.handicap_stones} handicap stones"
         rules = "counted by area"
-        if self.ru is not None and self.ru.strip().lower() not in ("chinese", "cn", "area", "tromp-taylor", "aga"):
+        if self.ru is not None and self.ru.strip().lower() not in AREA_RULES:
             rules += f" (the file's rules, RU[{self.ru}], are not goengine's: the moves are judged all the same)"
         return f"{komi}, {rules}"
 
