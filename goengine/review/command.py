@@ -93,9 +93,9 @@ def output_paths(game: ReviewGame) -> tuple[Path, Path]:
     return stem.with_suffix(".sgf"), stem.with_suffix(".png")
 
 
-def write_outputs(game: ReviewGame, analyses: list[Analysis], settings: ReviewSettings, out: TextIO) -> list[Path]:
-    """The review of one game: its SGF, its PNG and its table on ``out``; the files written.
-    OSError when a file cannot be written."""
+def write_outputs(game: ReviewGame, analyses: list[Analysis], settings: ReviewSettings, show) -> list[Path]:
+    """The review of one game: its SGF, its PNG and its table (``show(text)``: to stdout); the
+    files written. OSError when a file cannot be written."""
     reviews = moves.review_moves(game.moves, analyses, game.first_number)
     budget = budget_words(settings.budget)
     sgf_path, png_path = output_paths(game)
@@ -108,16 +108,17 @@ def write_outputs(game: ReviewGame, analyses: list[Analysis], settings: ReviewSe
         plot.draw(png_path, title, game.size, analyses, game.first_number, marked)
         written.append(png_path)
     heading = f"{game.path}: {len(game.moves)} moves reviewed at {budget} a position, {game.terms(bonus)}"
-    print(heading, file=out)
-    print(moves.table(reviews, game.size, settings.mistakes), file=out)
-    print(file=out, flush=True)
+    show(f"{heading}\n{moves.table(reviews, game.size, settings.mistakes)}\n")
     return written
 
 
 class _Progress:
-    """A bar on stderr (rich, on a terminal) or a line a game."""
+    """A bar on stderr (rich, on a terminal) or a line a game; ``show`` writes a game's table on
+    ``out``, above the bar when both are the same terminal (a line written past a live bar would
+    break it)."""
 
-    def __init__(self, total: int, games: int, err: TextIO, wanted: bool):
+    def __init__(self, total: int, games: int, out: TextIO, err: TextIO, wanted: bool):
+        self.out = out
         self.err = err
         self.games = games
         self.done_games = 0
@@ -132,9 +133,17 @@ class _Progress:
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
                 console=Console(file=err),
+                redirect_stdout=False,  # ``out`` is written as given (a file stays a file)
+                redirect_stderr=False,
             )
             self.bar.start()
             self.task = self.bar.add_task(f"games 0/{games}, positions", total=total)
+
+    def show(self, text: str) -> None:
+        if self.bar is not None and self.out.isatty():
+            self.bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(text, file=self.out, flush=True)
 
     def position(self) -> None:
         if self.bar is not None:
@@ -144,7 +153,7 @@ class _Progress:
         self.done_games += 1
         if self.bar is not None:
             self.bar.update(self.task, description=f"games {self.done_games}/{self.games}, positions")
-            self.bar.console.print(text)
+            self.bar.console.print(text, markup=False, highlight=False)
         else:
             print(f"[{self.done_games}/{self.games}] {text}", file=self.err, flush=True)
 
@@ -185,7 +194,7 @@ def review(
         ((g, k), position) for g, game_positions in enumerate(positions) for k, position in enumerate(game_positions)
     )
     runner = Runner(settings.config, settings.budget, settings.jobs, settings.cluster)
-    progress = _Progress(sum(left), len(games), err, settings.progress)
+    progress = _Progress(sum(left), len(games), out, err, settings.progress)
     try:
         for (g, k), analysis in runner.run(tasks):
             progress.position()
@@ -202,7 +211,7 @@ def review(
                 failed += 1
                 continue
             try:
-                written = write_outputs(game, results[g], settings, out)
+                written = write_outputs(game, results[g], settings, progress.show)
             except OSError as error:
                 progress.game(f"{game.path}: cannot write its review: {error}")
                 failed += 1
