@@ -186,15 +186,14 @@ def review(
     if not games:
         print(f"{PROG}: no game to review", file=err)
         return 1
-    positions = [game.positions() for game in games]
-    results: list[list[Analysis | None]] = [[None] * len(p) for p in positions]
-    left = [len(p) for p in positions]
+    left = [len(game.moves) + 1 for game in games]  # positions still to come back, a game
+    count = sum(left)
+    results: list[list[Analysis | None]] = [[None] * n for n in left]
     broken: dict[int, str] = {}
-    tasks = (
-        ((g, k), position) for g, game_positions in enumerate(positions) for k, position in enumerate(game_positions)
-    )
+    # a game's positions are made when the runner comes to them, not all at once
+    tasks = (((g, k), position) for g, game in enumerate(games) for k, position in enumerate(game.positions()))
     runner = Runner(settings.config, settings.budget, settings.jobs, settings.cluster)
-    progress = _Progress(sum(left), len(games), out, err, settings.progress)
+    progress = _Progress(count, len(games), out, err, settings.progress)
     try:
         for (g, k), analysis in runner.run(tasks):
             progress.position()
@@ -229,7 +228,6 @@ def review(
         return 2
     progress.close()
     seconds = time.perf_counter() - start
-    count = sum(len(p) for p in positions)
     not_reviewed = f"; {failed} file(s) not reviewed" if failed else ""
     print(f"{PROG}: {reviewed} game(s), {count} positions, in {seconds:.1f} s{not_reviewed}", file=err)
     return 1 if failed else 0
