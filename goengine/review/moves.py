@@ -15,6 +15,11 @@ in percentage points) and score (points). A move as good as the search's best lo
 a loss can come out below 0 when the search found more after the move than before it (a move
 it had underrated). Every figure is taken from Black's side first (``Analysis.black_winrate``,
 ``black_lead``) and its sign turned for White, so the definition holds whoever moved before.
+
+The best move's figures flatter the side to move a little (the search is still exploring the
+opponent's replies under it), in the position before a move and, for the opponent, in the
+position after: at small budgets every move seems to lose a few percent. The ranking of the
+mistakes and the large losses are what to read.
 """
 
 from __future__ import annotations
