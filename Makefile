@@ -27,7 +27,8 @@ $(GNUGO):
 
 gnugo: $(GNUGO)
 
-# Sabaki's own GTP library, for the controller test (tests/sabaki, versions pinned in its lock file)
+# Sabaki's own GTP library and SGF parser, for the controller test and the review's (tests/sabaki,
+# versions pinned in its lock file)
 tests/sabaki/node_modules: tests/sabaki/package-lock.json
 	npm ci --prefix tests/sabaki --no-audit --no-fund
 	touch $@

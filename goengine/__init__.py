@@ -3,9 +3,11 @@
 Layers, highest first; a module imports only the layers below it (an import-linter contract in
 ``pyproject.toml`` checks it, run by ``make lint`` and ``make test``):
 
-- ``cli``: the ``goengine`` command; ``gtp``: the GTP front-end, where text stops; both reach the
-  search only through ``engine`` (a second contract forbids them ``search`` and ``kernels``) and
-  read a search's answer, an immutable ``SearchResult``, never the search;
+- ``cli``: the ``goengine`` command; the front-ends, where text stops: ``gtp`` (GTP),
+  ``analysis`` (KataGo's JSON protocol, ``goengine analysis``) and ``review`` (game files reviewed,
+  ``goengine review``); all reach the search only through ``engine`` (a second contract forbids
+  them ``search`` and ``kernels``) and read a search's answer, an immutable ``SearchResult``,
+  never the search;
 - ``engine``: the decisions on one game (genmove, analyze, interrupt, the count), owning the
   game, the clocks, the search and the ``ponder`` thread;
 - ``search`` (trees, budgets, the result), ``time_control`` (the clocks and each move's time),

@@ -46,19 +46,23 @@ def _choices_help() -> str:
     return " ".join(parts)
 
 
-def add_engine_options(parser: argparse.ArgumentParser) -> None:
-    """The engine's options, shared by the GTP engine and ``goengine analysis``. The search
-    settings are read as text and checked by ``config.with_setting``, as ``goengine-set`` checks
-    them, so both give the same answer to the same input; every default shown is read from
-    ``EngineConfig`` and ``SearchConfig``, never restated."""
+def add_engine_options(parser: argparse.ArgumentParser, board: bool = True, threads_default: str | None = None) -> None:
+    """The engine's options, shared by the GTP engine, ``goengine analysis`` and ``goengine
+    review`` (which takes the board's size and komi from each game file: ``board`` False leaves
+    out ``--size`` and ``--komi``; ``threads_default`` says what its ``--threads`` defaults to, when
+    not one per core). The search settings are read as text and checked by
+    ``config.with_setting``, as ``goengine-set`` checks them, so both give the same answer to the
+    same input; every default shown is read from ``EngineConfig`` and ``SearchConfig``, never
+    restated."""
     defaults = EngineConfig()
     search = defaults.search
     parser.add_argument("--version", action="version", version=f"goengine {version.full()}")
     sizes = f"{BOARD_SIZES[0]}..{BOARD_SIZES[-1]}"
-    parser.add_argument(
-        "--size", type=int, default=defaults.size, help=f"initial board size, {sizes} (default %(default)s)"
-    )
-    parser.add_argument("--komi", type=float, default=defaults.komi, help="initial komi (default %(default)s)")
+    if board:
+        parser.add_argument(
+            "--size", type=int, default=defaults.size, help=f"initial board size, {sizes} (default %(default)s)"
+        )
+        parser.add_argument("--komi", type=float, default=defaults.komi, help="initial komi (default %(default)s)")
     parser.add_argument(
         "--white-handicap-bonus",
         choices=HANDICAP_BONUSES,
@@ -95,7 +99,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
             continue
         shown = "" if value is None else f" (default {setting.format(value)})"
         if setting.key == "threads":  # the command's own default, not the library's
-            shown = f" (default one per core: {available_cores()} here)"
+            shown = f" (default {threads_default or f'one per core: {available_cores()} here'})"
         parser.add_argument(
             setting.option, dest=setting.key, metavar=setting.kind.__name__.upper(), help=setting.help + shown
         )
@@ -108,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="goengine",
         description="A Monte-Carlo tree search Go engine speaking GTP on stdin/stdout. "
-        "'goengine analysis --help': KataGo's JSON analysis protocol instead.",
+        "'goengine analysis --help': KataGo's JSON analysis protocol instead; "
+        "'goengine review --help': a review of game files.",
         epilog=_choices_help(),
     )
     add_engine_options(parser)
@@ -139,9 +144,10 @@ def config_from_args(args: argparse.Namespace) -> EngineConfig:
     for setting in SETTINGS:
         if getattr(args, setting.key) is not None:
             search = with_setting(search, setting.key, getattr(args, setting.key))
+    defaults = EngineConfig()
     return EngineConfig(
-        size=check_board_size(args.size),
-        komi=args.komi,
+        size=check_board_size(getattr(args, "size", defaults.size)),
+        komi=getattr(args, "komi", defaults.komi),
         search=search,
         white_handicap_bonus=args.white_handicap_bonus,
     )
@@ -296,10 +302,104 @@ def analysis_main(argv: list[str]) -> int:
     os._exit(code)
 
 
+# ---- goengine review: game files reviewed move by move
+
+
+def build_review_parser() -> argparse.ArgumentParser:
+    """``goengine review``: the game files, the engine's options (without the board's size and
+    komi, which each file gives) and the review's own."""
+    from goengine.review import DEFAULT_VISITS
+
+    parser = argparse.ArgumentParser(
+        prog="goengine review",
+        description="Review games: every position of each game's main line searched, written beside it as "
+        "GAME-review.sgf (win rates for Sabaki's graph, each move's loss and the best line) and GAME-review.png, "
+        "and each colour's biggest mistakes on stdout.",
+    )
+    parser.add_argument("games", nargs="+", metavar="GAME", help="SGF files, or folders of them (their *.sgf)")
+    add_engine_options(parser, board=False, threads_default="1: one engine a core, each on its own positions")
+    review = parser.add_argument_group("the review")
+    review.add_argument(
+        "--visits",
+        type=int,
+        metavar="N",
+        help=f"playouts a position, as --playouts (default {DEFAULT_VISITS} when neither this, --playouts "
+        "nor --seconds is given; --seconds is then the time a position)",
+    )
+    review.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="positions analysed at once on this machine, each by its own engine process "
+        f"(default: the cores, {available_cores()} here, over the threads an engine searches with, 1 by default)",
+    )
+    review.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="send the positions to the Dask scheduler at ADDRESS (tcp://host:8786) rather than to local processes",
+    )
+    review.add_argument("--mistakes", type=int, default=5, metavar="N", help="mistakes listed a colour (default 5)")
+    review.add_argument("--no-plot", action="store_true", help="no GAME-review.png (no matplotlib needed)")
+    review.add_argument("--no-progress", action="store_true", help="a line a game on stderr, no progress bar")
+    return parser
+
+
+def review_settings(args: argparse.Namespace):
+    """The review's settings (``goengine.review.ReviewSettings``) from its parsed options;
+    ValueError with what is wrong. An engine searches with one thread unless ``--threads`` says
+    otherwise (the positions, not the threads, share the cores); the budget is ``--visits`` or
+    ``--playouts`` playouts, ``--seconds``, or DEFAULT_VISITS playouts."""
+    from dataclasses import replace
+
+    from goengine.config import Budget
+    from goengine.review import DEFAULT_VISITS, ReviewSettings
+
+    if args.visits is not None and args.playouts is not None:
+        raise ValueError("--visits and --playouts say the same thing: give one")
+    if args.visits is not None:
+        args.playouts = str(args.visits)
+    config = config_from_args(args)
+    if args.threads is None:
+        config = replace(config, search=with_setting(config.search, "threads", "1"))
+    search = config.search
+    playouts = search.playouts
+    if playouts is None and search.seconds is None:
+        playouts = DEFAULT_VISITS
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError("--jobs must be at least 1")
+    if args.mistakes < 1:
+        raise ValueError("--mistakes must be at least 1")
+    jobs = args.jobs if args.jobs is not None else max(1, available_cores() // search.threads)
+    return ReviewSettings(
+        config=config,
+        budget=Budget(playouts, search.seconds),
+        jobs=jobs,
+        cluster=args.cluster,
+        plot=not args.no_plot,
+        mistakes=args.mistakes,
+        progress=not args.no_progress,
+    )
+
+
+def review_main(argv: list[str]) -> int:
+    """``goengine review GAME.sgf ...``: review the games (``goengine.review.review``)."""
+    parser = build_review_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = review_settings(args)
+    except ValueError as err:
+        parser.error(str(err))
+    from goengine.review import review
+
+    return review(args.games, settings)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] == "analysis":
         return analysis_main(argv[1:])
+    if argv and argv[0] == "review":
+        return review_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -3,15 +3,17 @@
 ``load`` gives the position of a file (GTP ``loadsgf``), ``parse`` the game of one SGF text (the
 move model's training reads collections with it); ``dumps`` writes a game from plain
 data (size, komi, moves, set-up stones, the root's properties), so the GTP engine's
-``printsgf`` and the match referee's game files come from the same code. sgfmill parses and
-writes the format; this module only maps its moves to our points (``coords.from_sgf`` /
+``printsgf`` and the match referee's game files come from the same code; ``info`` reads a file's
+root properties and ``annotate`` writes a file back with notes on its main line's moves
+(comments, extra properties such as Sabaki's ``SBKV``, a variation beside a move: a game
+review's). sgfmill parses and writes the format; this module only maps its moves to our points (``coords.from_sgf`` /
 ``to_sgf``). Replaying a loaded position on a game is the engine's business
 (``Engine.load_position``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from sgfmill import sgf
@@ -246,3 +248,96 @@ def dumps(
         node = game.extend_main_sequence()
         node.set_move(_LETTER[color], None if point == PASS else coords.to_sgf(size, point))
     return game.serialise().decode("utf-8")
+
+
+# ---- a file's root properties, and notes written on its main line (a game review)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a file says of its game beside the moves: the root's properties as text
+    (``properties``: ``KM``, ``RU``, ``PB``, ... each as written, the first value of a list) and
+    the number of moves on its main line (``main_line_moves``; set-up nodes are not moves)."""
+
+    properties: dict[str, str]
+    main_line_moves: int
+
+
+def info(data: bytes) -> GameInfo:
+    """The root's properties and the main line's move count of one SGF text; ValueError (``bad
+    SGF: ...``) for a text sgfmill cannot read."""
+    try:
+        game = sgf.Sgf_game.from_bytes(data)
+    except ValueError as err:
+        raise ValueError(f"bad SGF: {err}") from None
+    root = game.get_root()
+    properties = {}
+    for key in root.properties():
+        raw = root.get_raw(key)
+        properties[key] = raw.decode(game.get_charset(), "replace") if isinstance(raw, bytes) else str(raw)
+    moves = sum(1 for node in game.get_main_sequence() if node.get_move()[0] is not None)
+    return GameInfo(properties, moves)
+
+
+@dataclass(frozen=True)
+class Note:
+    """What ``annotate`` writes on one node: ``comment`` (added after the node's own comment,
+    if it has one), ``properties`` (``(identifier, value)`` set as written, e.g. ``("SBKV",
+    "55.2")``; a value replaces one the node had), and a ``variation``: moves ``(color, point)``
+    added as a new branch from the node's parent (beside the node: another move from the same
+    position), its first node commented ``variation_comment``."""
+
+    comment: str = ""
+    properties: tuple[tuple[str, str], ...] = ()
+    variation: tuple[tuple[int, int], ...] = ()
+    variation_comment: str = ""
+
+
+def annotate(data: bytes, moves: Sequence[Note], start: Note | None = None, header: str = "") -> bytes:
+    """The SGF text ``data`` with notes on its main line: ``moves[i]`` on the node of the i-th of
+    its last ``len(moves)`` moves (the moves ``parse`` gives, when a set-up node comes after
+    the first move), ``start`` on the node before the first of them (the root, usually: the
+    position before the first move noted), ``header`` added to the root's comment. Everything
+    else of the file is kept, its other variations included; the text is written in the file's
+    charset (``CA``). ValueError for a text sgfmill cannot read or with fewer moves than notes."""
+    try:
+        game = sgf.Sgf_game.from_bytes(data)
+    except ValueError as err:
+        raise ValueError(f"bad SGF: {err}") from None
+    size = game.get_size()
+    sequence = game.get_main_sequence()
+    move_nodes = [i for i, node in enumerate(sequence) if node.get_move()[0] is not None]
+    if len(moves) > len(move_nodes):
+        raise ValueError(f"{len(moves)} notes for a main line of {len(move_nodes)} moves")
+    targets = move_nodes[len(move_nodes) - len(moves) :]
+    if header:
+        _add_comment(game.get_root(), header)
+    if start is not None:
+        _note(sequence[targets[0] - 1] if targets else sequence[-1], start, size)
+    for i, note in zip(targets, moves, strict=True):
+        _note(sequence[i], note, size)
+    return game.serialise()
+
+
+def _note(node, note: Note, size: int) -> None:
+    if note.comment:
+        _add_comment(node, note.comment)
+    for key, value in note.properties:
+        node.set_raw(key, _escape(value))
+    if note.variation and node.parent is not None:
+        child = node.parent
+        for k, (color, point) in enumerate(note.variation):
+            child = child.new_child()
+            child.set_move(_LETTER[color], None if point == PASS else coords.to_sgf(size, point))
+            if k == 0 and note.variation_comment:
+                child.set("C", note.variation_comment)
+
+
+def _add_comment(node, text: str) -> None:
+    own = node.get("C") if node.has_property("C") else ""
+    node.set("C", f"{own.rstrip()}\n\n{text}" if own.strip() else text)
+
+
+def _escape(value: str) -> bytes:
+    """A property value as SGF writes it: ``\\`` and ``]`` escaped."""
+    return value.replace("\\", "\\\\").replace("]", "\\]").encode("utf-8")

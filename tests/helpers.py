@@ -1,5 +1,6 @@
 """What several test modules share: a search on a budget, an engine on a diagram, a search clock
-that counts batches, the skip of a test whose outside program is missing, and the conversions
+that counts batches, the skip of a test whose outside program is missing, the Node project of
+Sabaki's libraries (``sabaki_project``), and the conversions
 between goengine's boards and the naive grids of ``tests/naive.py``.
 
 A module's own fixtures stay in the module; what two or more modules need lives here (the match
@@ -12,8 +13,11 @@ from __future__ import annotations
 import functools
 import os
 import random
+import shutil
+import subprocess
 import threading
 import types
+from pathlib import Path
 
 import naive
 import pytest
@@ -41,6 +45,37 @@ def unavailable(reason: str, required_by: str) -> None:
     if os.environ.get(required_by, "") not in ("", "0"):
         pytest.fail(f"{reason} ({required_by} is set)")
     pytest.skip(reason)
+
+
+SABAKI_DIR = Path(__file__).parent / "sabaki"  # the Node project of Sabaki's libraries (make sabaki)
+SABAKI_REQUIRED_BY = "GOENGINE_REQUIRE_SABAKI"  # set, a missing node or npm fails a Sabaki test instead of skipping it
+
+
+def sabaki_project(package: str) -> Path:
+    """``tests/sabaki`` with its node_modules installed (``npm ci`` when ``package``, e.g.
+    ``@sabaki/gtp``, is missing from them); the test is skipped (``unavailable``) without node or
+    npm, or when ``npm ci`` fails (offline)."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        unavailable(f"node and npm are needed for the Sabaki tests ({package})", SABAKI_REQUIRED_BY)
+    if not (SABAKI_DIR / "node_modules" / package / "package.json").exists():
+        try:
+            done = subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund"],
+                cwd=SABAKI_DIR,
+                capture_output=True,
+                text=True,
+                timeout=300,
+                stdin=subprocess.DEVNULL,
+            )
+        except subprocess.TimeoutExpired:
+            unavailable("npm ci in tests/sabaki took more than 300 s (offline?)", SABAKI_REQUIRED_BY)
+        if done.returncode != 0:
+            lines = (done.stderr or done.stdout).strip().splitlines()
+            errors = [line for line in lines if line.startswith("npm error")] or lines
+            tail = " | ".join(errors[:3])
+            unavailable(f"npm ci in tests/sabaki failed (offline?): {tail}", SABAKI_REQUIRED_BY)
+    return SABAKI_DIR
 
 
 def run(search: Search, board: Board, komi: float, **budget) -> SearchResult:

@@ -2,7 +2,8 @@
 defaults, the board, the komi, the budget, one thread per core unless told, the choices and their
 ``KEY=VALUE`` parameters in any order), a bad value refused with one clear line and exit code 2,
 ``--version``, ``--help`` naming every choice with its defaults, ``--random-game``, ``--compile``,
-and, run as ``python -m goengine``, nothing but GTP on stdout.
+and, run as ``python -m goengine``, nothing but GTP on stdout; ``goengine review``'s options (its
+budget, threads and jobs, refusals) and a bad file named without a traceback.
 
 That the command line and ``goengine-set`` give the same answer to the same setting, word for
 word, is ``test_config.py``'s.
@@ -192,3 +193,69 @@ def test_python_m_goengine_writes_only_gtp_on_stdout_and_with_quiet_nothing_on_s
         line.split("] ", 1)[1] for line in params.split("\n")
     }
     assert re.fullmatch(r"[A-E][1-5]|pass|resign", move)
+
+
+# ---- goengine review: its options
+
+
+def review_settings(*argv: str):
+    """The settings ``goengine review game.sgf ARGV`` would review with."""
+    return cli.review_settings(cli.build_review_parser().parse_args(["game.sgf", *argv]))
+
+
+def test_a_review_searches_2000_playouts_a_position_with_one_thread_an_engine_and_an_engine_a_core(monkeypatch):
+    monkeypatch.setattr(cli, "available_cores", lambda: 4)
+    settings = review_settings()
+    assert (settings.budget.playouts, settings.budget.seconds) == (2000, None)
+    assert settings.config.search.threads == 1 and settings.jobs == 4
+    assert settings.plot and settings.progress and settings.cluster is None and settings.mistakes == 5
+
+
+def test_a_reviews_budget_is_visits_playouts_or_seconds(monkeypatch):
+    assert review_settings("--visits", "300").budget == review_settings("--playouts", "300").budget
+    assert review_settings("--visits", "300").budget.playouts == 300
+    seconds = review_settings("--seconds", "1.5").budget
+    assert (seconds.playouts, seconds.seconds) == (None, 1.5)
+
+
+def test_a_reviews_threads_share_the_cores_with_its_jobs(monkeypatch):
+    monkeypatch.setattr(cli, "available_cores", lambda: 4)
+    settings = review_settings("--threads", "2", "--rule", "ucb1")
+    assert settings.config.search.threads == 2 and settings.jobs == 2 and settings.config.search.rule == "ucb1"
+    assert review_settings("--jobs", "3").jobs == 3
+    cluster = review_settings("--cluster", "tcp://10.0.0.1:8786", "--no-plot", "--no-progress", "--mistakes", "3")
+    assert (cluster.cluster, cluster.plot, cluster.progress, cluster.mistakes) == (
+        "tcp://10.0.0.1:8786",
+        False,
+        False,
+        3,
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--visits", "100", "--playouts", "200"], "--visits and --playouts say the same thing: give one"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--mistakes", "0"], "--mistakes must be at least 1"),
+        (["--size", "9"], "unrecognized arguments: --size 9"),  # each file gives its board and komi
+        (["--threads", "0"], "threads must be from 1 to 64, got 0"),
+    ],
+)
+def test_a_bad_review_option_is_refused_with_one_line_and_exit_code_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["review", "game.sgf", *argv])
+    assert stop.value.code == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("goengine review: error: ")]
+    assert lines == [f"goengine review: error: {message}"]
+
+
+def test_review_names_a_bad_file_and_exits_1_without_a_traceback(tmp_path):
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;GM[1]SZ[9];B[ee];W[ee])")
+    proc = subprocess.run(
+        [sys.executable, "-m", "goengine", "review", str(bad), "--no-plot"], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert f"goengine review: {bad}: move 2 (W E5) cannot be played" in proc.stderr
+    assert "Traceback" not in proc.stderr

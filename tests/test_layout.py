@@ -3,8 +3,8 @@
 (``SearchResult`` is the one answer); no class in ``engine.py`` or ``gtp/`` outgrows 300 lines;
 and every module of the package, its front-end and its laboratory has a test module of its own
 (``tests/test_X.py`` for ``goengine/X.py``, ``tests/test_gtp_X.py`` for ``goengine/gtp/X.py``,
-``tests/test_lab_X.py`` for ``goengine/lab/X.py``). The import layers are import-linter's
-(``pyproject.toml``, ``make lint``)."""
+``tests/test_analysis_X.py``, ``tests/test_review_X.py`` and ``tests/test_lab_X.py`` likewise).
+The import layers are import-linter's (``pyproject.toml``, ``make lint``)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_the_check_finds_a_read_of_the_search():
     assert reads_of_the_search(ast.parse("result.stats[0].pv; engine.game.board; re.search(x); config.trees")) == []
 
 
-FRONT_END = [*sorted((PACKAGE / "gtp").glob("*.py")), *sorted((PACKAGE / "analysis").glob("*.py"))]
+FRONT_END = [path for folder in ("gtp", "analysis", "review") for path in sorted((PACKAGE / folder).glob("*.py"))]
 
 
 @pytest.mark.parametrize("path", [PACKAGE / "engine.py", *FRONT_END], ids=lambda p: str(p.relative_to(PACKAGE)))
@@ -74,6 +74,7 @@ def test_every_module_has_a_test_module():
         (PACKAGE, "test_"),
         (PACKAGE / "gtp", "test_gtp_"),
         (PACKAGE / "analysis", "test_analysis_"),
+        (PACKAGE / "review", "test_review_"),
         (PACKAGE / "lab", "test_lab_"),
     )
     for folder, prefix in folders:

@@ -26,14 +26,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import unavailable
+from helpers import SABAKI_DIR, sabaki_project
 
 pytestmark = pytest.mark.slow  # Sabaki in node, a whole session
 
-SABAKI_DIR = Path(__file__).parent / "sabaki"
 DRIVER = SABAKI_DIR / "drive.js"
 ENGINE_ARGS = ["--playouts", "300", "--seed", "1"]
-REQUIRED_BY = "GOENGINE_REQUIRE_SABAKI"  # set, a missing node or npm fails the test instead of skipping it
 
 
 def _goengine() -> str:
@@ -49,28 +47,8 @@ def _goengine() -> str:
 
 @pytest.fixture(scope="module")
 def node_project() -> Path:
-    """``tests/sabaki`` with its node_modules installed (``npm ci`` when they are missing)."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        unavailable("node and npm are needed for the Sabaki test (@sabaki/gtp)", REQUIRED_BY)
-    if not (SABAKI_DIR / "node_modules" / "@sabaki" / "gtp" / "package.json").exists():
-        try:
-            done = subprocess.run(
-                [npm, "ci", "--no-audit", "--no-fund"],
-                cwd=SABAKI_DIR,
-                capture_output=True,
-                text=True,
-                timeout=300,
-                stdin=subprocess.DEVNULL,
-            )
-        except subprocess.TimeoutExpired:
-            unavailable("npm ci in tests/sabaki took more than 300 s (offline?)", REQUIRED_BY)
-        if done.returncode != 0:
-            lines = (done.stderr or done.stdout).strip().splitlines()
-            errors = [line for line in lines if line.startswith("npm error")] or lines
-            tail = " | ".join(errors[:3])
-            unavailable(f"npm ci in tests/sabaki failed (offline?): {tail}", REQUIRED_BY)
-    return SABAKI_DIR
+    """``tests/sabaki`` with its node_modules installed (``helpers.sabaki_project``)."""
+    return sabaki_project("@sabaki/gtp")
 
 
 @pytest.fixture(scope="module")

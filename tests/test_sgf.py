@@ -1,7 +1,8 @@
 """SGF in and out (``goengine.sgf``): ``load`` reads a file's size, komi, set-up stones, moves and
 first player, cut before a move number, and refuses what it cannot play with ValueError; ``dumps``
 writes what sgfmill reads back as the same game, every root property where it belongs and
-none that was not given. ``load(dumps(...))`` gives back the position.
+none that was not given. ``load(dumps(...))`` gives back the position. ``info`` reads a file's
+root properties and ``annotate`` writes a game review's notes on the right nodes.
 
 The files here are written by hand, as the SGF specification (FF[4]) spells them: ``aa`` is the
 top left point, rows go down, ``tt`` and ``[]`` are passes. What the engine does with a loaded
@@ -259,3 +260,41 @@ def test_an_illegal_move_before_a_later_set_up_or_a_set_up_without_liberties_is_
         sgf.parse(b"(;FF[4]GM[1]SZ[9];B[ee];W[ee];AB[aa];W[cc])")
     with pytest.raises(ValueError, match="bad SGF: the set-up after move 1 leaves a chain without liberties"):
         sgf.parse(b"(;FF[4]GM[1]SZ[9];B[aa];AW[ba][ab];W[cc])")
+
+
+# ---- info and annotate (a game review's notes)
+
+
+def test_info_gives_the_roots_properties_as_written_and_the_main_lines_moves():
+    about = sgf.info(b"(;GM[1]SZ[9]KM[6.5]RU[Japanese]PB[Shusaku];B[ee];AB[aa];W[cc](;B[gg])(;B[hh];W[ii]))")
+    assert about.properties["KM"] == "6.5" and about.properties["RU"] == "Japanese"
+    assert about.properties["PB"] == "Shusaku" and "HA" not in about.properties
+    assert about.main_line_moves == 3  # the set-up node is no move; the main line takes the first branch
+    with pytest.raises(ValueError, match="bad SGF"):
+        sgf.info(b"no game here")
+
+
+def test_annotate_writes_notes_on_the_last_moves_of_the_main_line_and_keeps_the_rest():
+    text = b"(;GM[1]SZ[9]C[root];B[ee]C[mine];AB[aa];W[cc](;B[gg])(;B[hh]))"
+    notes = [
+        sgf.Note("on C7", (("SBKV", "40.5"),)),
+        sgf.Note("on G3", (("SBKV", "61"),), ((BLACK, pt(9, "D4")), (WHITE, PASS)), "a line"),
+    ]
+    out = sgf.annotate(text, notes, start=sgf.Note("before C7", (("SBKV", "50"),)), header="header")
+    game = sgfmill.Sgf_game.from_bytes(out)
+    root, e5, setup, c7, g3 = game.get_main_sequence()
+    assert root.get("C") == "root\n\nheader" and not root.has_property("SBKV")
+    assert e5.get("C") == "mine" and not e5.has_property("SBKV")
+    assert setup.get("C") == "before C7" and setup.get_raw("SBKV") == b"50"  # the node before the first noted move
+    assert c7.get("C") == "on C7" and c7.get_raw("SBKV") == b"40.5"
+    assert g3.get("C") == "on G3" and g3.get_raw("SBKV") == b"61"
+    assert [child.get_move() for child in c7] == [("b", (2, 6)), ("b", (1, 7)), ("b", (3, 3))]  # G3, H2, the line
+    line = c7[2]
+    assert line.get("C") == "a line" and line[0].get_move() == ("w", None)
+
+
+def test_annotate_escapes_a_property_value_and_refuses_more_notes_than_moves():
+    out = sgf.annotate(b"(;GM[1]SZ[9];B[ee])", [sgf.Note(properties=(("GN", "a]b\\c"),))])
+    assert sgfmill.Sgf_game.from_bytes(out).get_main_sequence()[1].get("GN") == "a]b\\c"
+    with pytest.raises(ValueError, match="2 notes for a main line of 1 moves"):
+        sgf.annotate(b"(;GM[1]SZ[9];B[ee])", [sgf.Note(), sgf.Note()])

@@ -1,0 +1,233 @@
+"""``goengine review``: every game given reviewed, its positions analysed wherever the work goes.
+
+``review(paths, settings)`` reads every file first (``game.read``; a file that cannot be read or
+replayed is named on stderr with its reason, and the others are reviewed), queues the positions
+of every game, game after game, on a ``Runner`` (``analyse``: here, a process pool or a Dask
+cluster), and as the last position of a game comes back writes that game's outputs beside it:
+
+- ``GAME-review.sgf`` (``annotate``), the game with the review's figures and lines;
+- ``GAME-review.png`` (``plot``), unless ``settings.plot`` is off;
+- on stdout, a heading (the file, the budget, the komi and the count) and each colour's biggest
+  mistakes (``moves.table``).
+
+Progress goes to stderr: rich's bar when rich is installed and stderr is a terminal, else a
+line a game. The exit status is 0 when every game was reviewed, 1 when a file was named as bad
+(or its review could not be written), 2 for what stops everything (a missing extra, an
+unreachable cluster), 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from goengine.board import BLACK, WHITE
+from goengine.config import Budget, EngineConfig
+from goengine.review import annotate, moves, plot
+from goengine.review.analyse import Analysis, Runner
+from goengine.review.game import BadGame, ReviewGame, read
+
+DEFAULT_VISITS = 2000  # playouts a position when neither --visits, --playouts nor --seconds is given
+SUFFIX = "-review"  # GAME.sgf -> GAME-review.sgf, GAME-review.png
+PROG = "goengine review"
+
+
+@dataclass(frozen=True)
+class ReviewSettings:
+    """How to review: the engine's ``config`` (one engine a worker), the ``budget`` of each
+    position, ``jobs`` positions at once on this machine (1: in this process) or the Dask
+    scheduler at ``cluster``, the picture (``plot``), how many mistakes a colour's table lists
+    (``mistakes``), and whether to show a progress bar (``progress``)."""
+
+    config: EngineConfig
+    budget: Budget
+    jobs: int = 1
+    cluster: str | None = None
+    plot: bool = True
+    mistakes: int = 5
+    progress: bool = True
+
+
+def budget_words(budget: Budget) -> str:
+    """``2000 playouts``, ``2 s``, or ``2000 playouts or 2 s``."""
+    parts = []
+    if budget.playouts is not None:
+        parts.append(f"{budget.playouts} playouts")
+    if budget.seconds is not None:
+        parts.append(f"{budget.seconds:g} s")
+    return " or ".join(parts)
+
+
+def missing_extras(settings: ReviewSettings) -> list[str]:
+    """What the settings need that is not installed, each with the line that installs it."""
+    problems = []
+    if settings.plot and (problem := plot.needs_matplotlib()):
+        problems.append(problem)
+    if settings.cluster and importlib.util.find_spec("distributed") is None:
+        problems.append("--cluster needs dask's distributed, which is not installed: pip install 'goengine[match]'")
+    return problems
+
+
+def game_files(paths: Sequence[str | Path], err: TextIO) -> list[Path]:
+    """The files to review: each path given, and the ``.sgf`` files of a folder given (sorted);
+    a review this command wrote (``*-review.sgf``) is left out, and said so when named."""
+    files = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            files.extend(p for p in sorted(path.glob("*.sgf")) if not p.stem.endswith(SUFFIX))
+        elif path.stem.endswith(SUFFIX) and path.suffix == ".sgf":
+            print(f"{PROG}: {path}: skipped, a review itself (review the game it was made from)", file=err)
+        else:
+            files.append(path)
+    return files
+
+
+def output_paths(game: ReviewGame) -> tuple[Path, Path]:
+    """Where the review SGF and the PNG of ``game`` go: beside it."""
+    stem = game.path.with_name(game.path.stem + SUFFIX)
+    return stem.with_suffix(".sgf"), stem.with_suffix(".png")
+
+
+def write_outputs(game: ReviewGame, analyses: list[Analysis], settings: ReviewSettings, show) -> list[Path]:
+    """The review of one game: its SGF, its PNG and its table (``show(text)``: to stdout); the
+    files written. OSError when a file cannot be written."""
+    reviews = moves.review_moves(game.moves, analyses, game.first_number)
+    budget = budget_words(settings.budget)
+    sgf_path, png_path = output_paths(game)
+    bonus = settings.config.white_handicap_bonus
+    sgf_path.write_bytes(annotate.review_sgf(game, analyses, reviews, budget, bonus))
+    written = [sgf_path]
+    if settings.plot:
+        marked = [m for color in (BLACK, WHITE) for m in moves.mistakes(reviews, color, settings.mistakes)]
+        title = f"{game.path.name}: {budget} a position, komi {game.komi:g}"
+        plot.draw(png_path, title, game.size, analyses, game.first_number, marked)
+        written.append(png_path)
+    heading = f"{game.path}: {len(game.moves)} moves reviewed at {budget} a position, {game.terms(bonus)}"
+    show(f"{heading}\n{moves.table(reviews, game.size, settings.mistakes)}\n")
+    return written
+
+
+class _Progress:
+    """A bar on stderr (rich, on a terminal) or a line a game; ``show`` writes a game's table on
+    ``out``, above the bar when both are the same terminal (a line written past a live bar would
+    break it)."""
+
+    def __init__(self, total: int, games: int, out: TextIO, err: TextIO, wanted: bool):
+        self.out = out
+        self.err = err
+        self.games = games
+        self.done_games = 0
+        self.bar = None
+        if wanted and total and err.isatty() and importlib.util.find_spec("rich") is not None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(file=err),
+                redirect_stdout=False,  # ``out`` is written as given (a file stays a file)
+                redirect_stderr=False,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(f"games 0/{games}, positions", total=total)
+
+    def show(self, text: str) -> None:
+        if self.bar is not None and self.out.isatty():
+            self.bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(text, file=self.out, flush=True)
+
+    def position(self) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1)
+
+    def game(self, text: str) -> None:
+        self.done_games += 1
+        if self.bar is not None:
+            self.bar.update(self.task, description=f"games {self.done_games}/{self.games}, positions")
+            self.bar.console.print(text, markup=False, highlight=False)
+        else:
+            print(f"[{self.done_games}/{self.games}] {text}", file=self.err, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def review(
+    paths: Sequence[str | Path], settings: ReviewSettings, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    """Review the games at ``paths`` (module docstring), writing the tables to ``out`` and the
+    rest to ``err`` (stdout and stderr by default); the exit status."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    problems = missing_extras(settings)
+    for problem in problems:
+        print(f"{PROG}: {problem}", file=err)
+    if problems:
+        return 2
+    start = time.perf_counter()
+    games: list[ReviewGame] = []
+    failed = reviewed = 0
+    for path in game_files(paths, err):
+        try:
+            games.append(read(path))
+        except BadGame as reason:
+            print(f"{PROG}: {path}: {reason}", file=err, flush=True)
+            failed += 1
+    if not games:
+        print(f"{PROG}: no game to review", file=err)
+        return 1
+    left = [len(game.moves) + 1 for game in games]  # positions still to come back, a game
+    count = sum(left)
+    results: list[list[Analysis | None]] = [[None] * n for n in left]
+    broken: dict[int, str] = {}
+    # a game's positions are made when the runner comes to them, not all at once
+    tasks = (((g, k), position) for g, game in enumerate(games) for k, position in enumerate(game.positions()))
+    runner = Runner(settings.config, settings.budget, settings.jobs, settings.cluster)
+    progress = _Progress(count, len(games), out, err, settings.progress)
+    try:
+        for (g, k), analysis in runner.run(tasks):
+            progress.position()
+            if isinstance(analysis, BaseException):
+                broken.setdefault(g, f"{type(analysis).__name__}: {analysis}")
+            else:
+                results[g][k] = analysis
+            left[g] -= 1
+            if left[g]:
+                continue
+            game = games[g]
+            if g in broken:
+                progress.game(f"{game.path}: not reviewed: a search failed ({broken[g]})")
+                failed += 1
+                continue
+            try:
+                written = write_outputs(game, results[g], settings, progress.show)
+            except OSError as error:
+                progress.game(f"{game.path}: cannot write its review: {error}")
+                failed += 1
+                continue
+            results[g] = []  # written: the figures are not needed any more
+            reviewed += 1
+            progress.game(f"{game.path}: reviewed, {len(game.moves)} moves: {', '.join(map(str, written))}")
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"{PROG}: interrupted; the games finished so far are written", file=err)
+        return 130
+    except OSError as error:  # the cluster cannot be reached, or went away
+        progress.close()
+        print(f"{PROG}: {'the cluster at ' + settings.cluster if settings.cluster else 'the pool'}: {error}", file=err)
+        return 2
+    progress.close()
+    seconds = time.perf_counter() - start
+    not_reviewed = f"; {failed} file(s) not reviewed" if failed else ""
+    print(f"{PROG}: {reviewed} game(s), {count} positions, in {seconds:.1f} s{not_reviewed}", file=err)
+    return 1 if failed else 0

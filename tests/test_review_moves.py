@@ -1,0 +1,114 @@
+"""The loss of a move (``goengine.review.moves``), on analyses made by hand: the mover's win rate
+and score with the best move before it, less the mover's after it, whichever colour moved and
+whoever is to move after; and the ranking of each colour's mistakes and their table."""
+
+from __future__ import annotations
+
+import pytest
+
+from goengine import coords
+from goengine.board import BLACK, PASS, WHITE
+from goengine.review.analyse import Analysis
+from goengine.review.moves import MoveReview, lead_text, mistakes, review_moves, table
+
+SIZE = 9
+
+
+def at(vertex: str) -> int:
+    return coords.from_gtp(SIZE, vertex)
+
+
+def analysis(to_move: int, winrate: float, lead: float, best: str = "E5") -> Analysis:
+    """A position's analysis: ``winrate`` and ``lead`` for ``to_move``."""
+    return Analysis(to_move, winrate, lead, at(best), (at(best),), 100, 0.1)
+
+
+def test_a_black_move_loses_its_win_rate_and_score_before_less_those_after_seen_from_black():
+    before = analysis(BLACK, 0.60, 3.0)  # Black to move: 60 %, Black leads by 3
+    after = analysis(WHITE, 0.70, 5.0)  # White to move: White 70 %, White leads by 5
+    review = MoveReview(10, BLACK, at("A1"), before, after)
+    assert review.winrate_loss == pytest.approx(0.60 - 0.30)
+    assert review.score_loss == pytest.approx(3.0 - (-5.0))
+
+
+def test_a_white_move_is_judged_from_whites_side():
+    before = analysis(WHITE, 0.55, 1.0)  # White to move: White 55 %, White leads by 1
+    after = analysis(BLACK, 0.80, 12.0)  # Black to move: Black 80 %, Black leads by 12
+    review = MoveReview(11, WHITE, at("J9"), before, after)
+    assert review.winrate_loss == pytest.approx(0.55 - 0.20)
+    assert review.score_loss == pytest.approx(1.0 - (-12.0))
+
+
+def test_a_move_after_which_the_same_colour_moves_again_is_judged_alike():
+    # Black moves, and Black is to move after it too (the opponent then passed, say): the search
+    # after is Black's own, so its figures count as they are
+    before = analysis(BLACK, 0.50, 0.0)
+    after = analysis(BLACK, 0.45, -2.0)
+    review = MoveReview(3, BLACK, at("C3"), before, after)
+    assert review.winrate_loss == pytest.approx(0.05)
+    assert review.score_loss == pytest.approx(2.0)
+
+
+def test_a_move_the_search_had_underrated_loses_less_than_nothing():
+    review = MoveReview(5, BLACK, at("D4"), analysis(BLACK, 0.50, 0.0), analysis(WHITE, 0.40, -1.5))
+    assert review.winrate_loss == pytest.approx(-0.10)
+    assert review.score_loss == pytest.approx(-1.5)
+
+
+def test_the_best_move_is_the_searchs_before_the_move():
+    review = MoveReview(1, BLACK, at("E5"), analysis(BLACK, 0.5, 0.0, best="E5"), analysis(WHITE, 0.5, 0.0))
+    assert review.best == at("E5") and review.was_best
+    other = MoveReview(1, BLACK, at("A1"), analysis(BLACK, 0.5, 0.0, best="E5"), analysis(WHITE, 0.5, 0.0))
+    assert not other.was_best
+
+
+def test_review_moves_pairs_each_move_with_the_positions_around_it_and_numbers_it():
+    moves = [(BLACK, at("E5")), (WHITE, at("C3")), (BLACK, PASS)]
+    analyses = [analysis(BLACK, 0.5, 0), analysis(WHITE, 0.4, 0), analysis(BLACK, 0.7, 0), analysis(WHITE, 0.2, 0)]
+    reviews = review_moves(moves, analyses, first_number=7)
+    assert [r.number for r in reviews] == [7, 8, 9]
+    assert [(r.color, r.point) for r in reviews] == moves
+    assert all(r.before is analyses[i] and r.after is analyses[i + 1] for i, r in enumerate(reviews))
+    with pytest.raises(ValueError, match="3 moves need 4 analyses"):
+        review_moves(moves, analyses[:3])
+
+
+def reviews_with_losses(losses: list[tuple[int, float, float]]) -> list[MoveReview]:
+    """A move a ``(color, win-rate loss, score loss)``, numbered from 1."""
+    result = []
+    for number, (color, rate, score) in enumerate(losses, start=1):
+        other = WHITE if color == BLACK else BLACK
+        before = analysis(color, 0.5 + rate, score)
+        after = analysis(other, 0.5, 0.0)
+        result.append(MoveReview(number, color, at("A1"), before, after))
+    return result
+
+
+def test_mistakes_lists_a_colours_biggest_win_rate_losses_first_ties_by_score_then_move():
+    reviews = reviews_with_losses(
+        [(BLACK, 0.10, 2.0), (WHITE, 0.30, 9.0), (BLACK, 0.25, 1.0), (BLACK, 0.10, 5.0), (BLACK, -0.02, -1.0)]
+    )
+    assert [r.number for r in mistakes(reviews, BLACK)] == [3, 4, 1]
+    assert [r.number for r in mistakes(reviews, WHITE)] == [2]
+    assert [r.number for r in mistakes(reviews, BLACK, count=2)] == [3, 4]
+
+
+def test_a_move_that_lost_nothing_is_no_mistake():
+    assert mistakes(reviews_with_losses([(BLACK, 0.0, 0.0), (BLACK, -0.1, -3.0)]), BLACK) == []
+
+
+def test_the_table_lists_each_colours_mistakes_with_the_move_the_best_and_both_losses():
+    reviews = reviews_with_losses([(BLACK, 0.25, 7.5), (WHITE, 0.125, 3.25)])
+    text = table(reviews, SIZE)
+    lines = text.splitlines()
+    assert lines[0] == "Black's biggest mistakes:"
+    assert lines[2].split() == ["1", "A1", "E5", "25.0", "%", "7.5"]
+    assert lines[3] == "White's biggest mistakes:"
+    assert lines[5].split() == ["2", "A1", "E5", "12.5", "%", "3.2"]
+    only_white = table(reviews_with_losses([(WHITE, 0.2, 1.0)]), SIZE)
+    assert only_white.splitlines()[:2] == ["Black's biggest mistakes:", "  none"]
+
+
+@pytest.mark.parametrize("lead, text", [(3.5, "B+3.5"), (-0.5, "W+0.5"), (0.01, "0"), (-12.3, "W+12.3")])
+def test_a_lead_is_written_for_the_side_ahead(lead, text):
+    assert lead_text(lead) == text
