@@ -15,18 +15,16 @@ uniform playouts); Pachi's UCT with light playouts, full iterations, one thread,
 (the target of every selection rule with ``--playout uniform``); Pachi's UCT with its heavy
 playouts 0.15x and 0.20x (the target of ``--playout heavy``). ``bench/yardstick.py`` replaced it
 so that the repository needs nothing outside itself, and the anchors were converted with the
-rate of the new reference over the first one (``YARDSTICK_OVER_FIRST``), measured by running
-both alternately, five runs each, on 2026-11-26 13:32-13:33 UTC (the first reference as
-``yardstick.py`` of the project's shared tools folder):
+rate of the new reference over the first one (``YARDSTICK_OVER_FIRST``), measured on a quiet
+machine by ``python bench/reference.py --against FIRST/yardstick.py --rounds 7`` (both run
+alternately, seven runs each, medians; the first reference as ``yardstick.py`` of the project's
+shared tools folder), twice, 2026-11-26 15:26-15:27 UTC:
 
-    first reference 75,831 (9x9) and 17,835 (19x19) playouts/s, medians of 5 runs
-    bench/yardstick.py 54,680 and 11,905: 0.7211x and 0.6675x the first reference
+    first reference 86,228 and 86,453 (9x9), 20,610 and 20,558 (19x19) playouts/s
+    bench/yardstick.py 70,067 and 70,528, 14,718 and 14,710: 0.8126x and 0.8158x on 9x9,
+    0.7141x and 0.7155x on 19x19; their means, 0.814 and 0.715, are the ratios used
 
-The machine was busy with two timed matches on its two cores (load about 4), so the runs spread
-by 20 %, and a repeat a minute later (the command below) gave 0.8256x and 0.7104x: the
-conversion is provisional, good to about 10 %. It is to be measured again on a quiet machine
-with ``python bench/reference.py --against FIRST/yardstick.py`` (the same alternation; the first
-reference is the team's, not in this repository) and these two figures replaced.
+(a first measurement beside two matches, 0.72 and 0.67, was 10 % off.)
 docs/performance.md tells the same story.
 """
 
@@ -42,8 +40,8 @@ from pathlib import Path
 
 DEFAULT_PATH = Path(__file__).resolve().parent / "yardstick.py"
 
-# bench/yardstick.py's playouts/s over the first reference's, by size (provisional, above)
-YARDSTICK_OVER_FIRST = {9: 0.7211, 19: 0.6675}
+# bench/yardstick.py's playouts/s over the first reference's, by size (measured as above)
+YARDSTICK_OVER_FIRST = {9: 0.814, 19: 0.715}
 
 
 def _converted(first: dict[int, float]) -> dict[int, float]:
