@@ -107,6 +107,17 @@ def add_engine_options(parser: argparse.ArgumentParser, board: bool = True, thre
     parser.add_argument("--quiet", "-q", action="store_true", help="nothing on stderr but errors")
 
 
+def stderr_log(args: argparse.Namespace):
+    """The log of a command: each line to stderr, unless ``--quiet``."""
+    verbosity = 0 if args.quiet else args.verbose
+
+    def log(text: str) -> None:
+        if verbosity >= 1:
+            print(text, file=sys.stderr, flush=True)
+
+    return log
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The GTP engine's command line: the engine's options (``add_engine_options``) and its own."""
     parser = argparse.ArgumentParser(
@@ -247,11 +258,7 @@ def analysis_main(argv: list[str]) -> int:
     """``goengine analysis``: serve KataGo's JSON analysis protocol until the end of input."""
     parser = build_analysis_parser()
     args = parser.parse_args(argv)
-    verbosity = 0 if args.quiet else args.verbose
-
-    def log(text: str) -> None:
-        if verbosity >= 1:
-            print(text, file=sys.stderr, flush=True)
+    log = stderr_log(args)
 
     try:
         config = config_from_args(args)
@@ -408,11 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(err))
     if args.random_game:
         return random_game(config)
-    verbosity = 0 if args.quiet else args.verbose
-
-    def log(text: str) -> None:
-        if verbosity >= 1:
-            print(text, file=sys.stderr, flush=True)
+    log = stderr_log(args)
 
     from goengine.engine import Engine, warm_up
     from goengine.gtp import serve
