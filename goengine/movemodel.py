@@ -9,15 +9,23 @@ shapes of ``goengine.kernels.features``; the weights and the shape dictionary ar
 ``goengine.training`` (``scripts/train_movemodel.py``) and shipped as ``goengine/data/movemodel.npz``
 with their provenance inside.
 
-Reading guide: ``MoveModel.load`` reads a model file and builds the lookup table of all eight
-orientations of every shape (``shape_keys``); ``MoveModel.rate`` gives the probabilities of a
+Reading guide: ``MoveModel.load`` reads a model file and the lookup table of all eight
+orientations of every shape (``shape_keys``, ``build_table``). Building that table takes seconds
+and, at once, a few hundred megabytes, so the first load writes it to the kernel cache
+(``table_folder``) and every later load maps it from there: ready in milliseconds, its pages
+shared by every engine process on the machine. ``MoveModel.rate`` gives the probabilities of a
 board's legal moves, ``MoveModel.explain`` one move's feature values. ``Geometry`` is the fixed
 part (the spiral of shape points, the orientations, the Zobrist keys), the same for every model.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+import os
+import shutil
+import tempfile
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -29,11 +37,14 @@ import numpy as np
 from goengine import coords
 from goengine.board import PASS, ZOBRIST, Board, parse_color
 from goengine.kernels import board as kb
+from goengine.kernels import cache_dir
 from goengine.kernels import features as kf
 
 FORMAT = 1  # the model file's layout; a file of another format is refused
 ZOBRIST_SEED = 0x5EED_5A9E  # the shape keys' seed: a model's dictionary is valid only with these keys
 DEFAULT_PATH = Path(__file__).parent / "data" / "movemodel.npz"
+TABLE_ARRAYS = ("table_keys", "table_ids")  # the files of a mapped table, in the order build_table returns them
+SHAPES_A_CHUNK = 16_384  # dictionary_table's shapes at a time: its scratch is a few (rows, 72) words, 9 MB each
 
 #: each feature group's name and the words for its values (index = value), as ``explain`` and
 #: GoGui's display show them
@@ -134,6 +145,18 @@ def shape_keys(states: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     return keys
 
 
+def dictionary_table(contents: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``build_table`` of a whole shape dictionary (``contents`` and ``sizes`` of shapes 1..n):
+    every orientation's key maps to its shape's id. The keys are computed ``SHAPES_A_CHUNK``
+    shapes at a time: unpacked at once, a dictionary of 184,000 shapes took 436 MB."""
+    keys = np.zeros((len(sizes), 8), dtype=np.uint64)
+    for start in range(0, len(sizes), SHAPES_A_CHUNK):
+        rows = slice(start, start + SHAPES_A_CHUNK)
+        keys[rows] = shape_keys(unpack_contents(contents[rows]), sizes[rows])
+    ids = np.repeat(np.arange(1, len(sizes) + 1, dtype=np.int32), 8)
+    return build_table(keys.reshape(-1), ids)
+
+
 def build_table(keys: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """An open-addressing table (linear probing, power-of-two size at least twice the keys, a zero
     key marking an empty slot) mapping ``keys`` to ``ids``; a key given twice must have one id
@@ -154,19 +177,67 @@ def build_table(keys: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 def cumulative_scores(weights: np.ndarray, parents: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Each shape's score: its weight plus its cores' (its parent's cumulative score), computed
-    in increasing size, so a parent is done before its children. ``[0]`` is the no-shape weight."""
+    one size at a time in increasing size, so a parent (always smaller) is done before its
+    children. ``[0]`` is the no-shape weight."""
     scores = np.array(weights, dtype=np.float64)
-    for i in np.argsort(sizes, kind="stable"):
-        if i != kf.NO_SHAPE and parents[i] > 0:
-            scores[i] += scores[parents[i]]
+    has_parent = parents > 0
+    has_parent[kf.NO_SHAPE] = False
+    for size in np.unique(sizes):
+        rows = np.nonzero(has_parent & (sizes == size))[0]
+        scores[rows] += scores[parents[rows]]
     return scores
+
+
+def table_folder(model_file: bytes) -> Path:
+    """Where the lookup table of the model file with these bytes is cached: in the kernel cache
+    (``kernels.cache_dir``), which is keyed to the kernels' sources, so a change to the table's
+    layout or probing can never meet a table built for the old one."""
+    return cache_dir() / f"movemodel-{hashlib.sha256(model_file).hexdigest()[:16]}"
+
+
+def mapped_table(folder: Path, n_shapes: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The lookup table saved in ``folder``, mapped from its files (copy-on-write: the kernels
+    get writeable arrays, and the pages stay the page cache's, shared by every process that maps
+    them, as long as nothing writes them); None when it is missing or not a table of a
+    dictionary of ``n_shapes`` entries (shape 0 included)."""
+    try:
+        keys, ids = (np.load(folder / f"{name}.npy", mmap_mode="c").view(np.ndarray) for name in TABLE_ARRAYS)
+    except (OSError, ValueError):
+        return None
+    size = len(keys)
+    if keys.dtype != np.uint64 or ids.dtype != np.int32 or len(ids) != size or size & (size - 1):
+        return None
+    if size < max(16, 2 * 8 * (n_shapes - 1)):  # build_table's: at least twice the keys, 8 a shape
+        return None
+    return keys, ids
+
+
+def save_table(folder: Path, table: tuple[np.ndarray, np.ndarray]) -> None:
+    """Write ``table`` to ``folder`` for ``mapped_table``: into a fresh folder beside it, renamed
+    into place at once, so another process sees the whole table or none; a folder already there
+    is one ``mapped_table`` refused (damaged), and goes. A cache that cannot be written
+    (read-only, full) costs only the next load's time."""
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    except OSError:  # the cache is not writable
+        return
+    try:
+        for name, array in zip(TABLE_ARRAYS, table, strict=True):
+            np.save(scratch / f"{name}.npy", np.ascontiguousarray(array))
+        shutil.rmtree(folder, ignore_errors=True)  # a process mapping it keeps its pages
+        os.replace(scratch, folder)
+    except OSError:  # the disk is full, or another process renamed its copy in first
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 @dataclass
 class MoveModel:
     """A learned model: the shape dictionary (``sizes``, ``contents``, ``parents``: index 0 is
     "no shape", shapes 1..n), the weights (``shape_weights``, ``group_weights[g, v]``) and the
-    ``provenance`` (a dict: games, split, command, commit, date, counts, validation figures)."""
+    ``provenance`` (a dict: games, split, command, commit, date, counts, validation figures).
+    ``table``, the dictionary's lookup table (``dictionary_table``), is built unless given: ``load``
+    gives the one it mapped from the cache."""
 
     sizes: np.ndarray
     contents: np.ndarray
@@ -175,6 +246,7 @@ class MoveModel:
     group_weights: np.ndarray
     provenance: dict = field(default_factory=dict)
     counts: np.ndarray | None = None
+    table: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.sizes = np.asarray(self.sizes, dtype=np.int64)
@@ -184,9 +256,9 @@ class MoveModel:
             raise ValueError("a model's shape arrays must have one entry a shape")
         if self.group_weights.shape != (kf.N_GROUPS, kf.MAX_VALUES):
             raise ValueError(f"group weights must be {kf.N_GROUPS} x {kf.MAX_VALUES}")
-        keys = shape_keys(unpack_contents(self.contents[1:]), self.sizes[1:])
-        ids = np.repeat(np.arange(1, n, dtype=np.int32), 8)
-        self.table_keys, self.table_ids = build_table(keys.reshape(-1), ids)
+        if self.table is None:
+            self.table = dictionary_table(self.contents[1:], self.sizes[1:])
+        self.table_keys, self.table_ids = self.table
         self.refresh()
 
     def refresh(self) -> None:
@@ -232,10 +304,13 @@ class MoveModel:
             )
 
     @classmethod
-    def load(cls, path: str | Path = DEFAULT_PATH) -> MoveModel:
-        """Read a model file; ValueError naming the file when it is not one this code can use."""
+    def load(cls, path: str | Path = DEFAULT_PATH, cache: bool = True) -> MoveModel:
+        """Read a model file; ValueError naming the file when it is not one this code can use.
+        With ``cache``, the lookup table is mapped from the kernel cache (``table_folder``), or
+        built and written there for the next load when it is not yet; without, it is built."""
         try:
-            archive = np.load(path, allow_pickle=False)
+            raw = Path(path).read_bytes()
+            archive = np.load(io.BytesIO(raw), allow_pickle=False)
             if not isinstance(archive, np.lib.npyio.NpzFile):
                 raise ValueError("one array, not an archive of arrays")
             with archive as data:
@@ -243,18 +318,24 @@ class MoveModel:
                     raise ValueError(f"format {int(data['format'])}, this code reads format {FORMAT}")
                 if int(data["zobrist_seed"]) != ZOBRIST_SEED:
                     raise ValueError("its shapes were hashed with other keys")
-                return cls(
-                    sizes=data["sizes"],
-                    contents=data["contents"],
-                    parents=data["parents"],
-                    shape_weights=data["shape_weights"].astype(np.float64),
-                    group_weights=data["group_weights"],
-                    provenance=json.loads(str(data["provenance"])),
-                    counts=data["counts"],
-                )
+                arrays = {
+                    "sizes": data["sizes"],
+                    "contents": data["contents"],
+                    "parents": data["parents"],
+                    "shape_weights": data["shape_weights"].astype(np.float64),
+                    "group_weights": data["group_weights"],
+                    "provenance": json.loads(str(data["provenance"])),
+                    "counts": data["counts"],
+                }
         # an empty file is an EOFError to numpy, a cut one a BadZipFile, a damaged member zlib's
         except (KeyError, OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as err:
             raise ValueError(f"{path}: not a goengine move model: {err}") from None
+        folder = table_folder(raw) if cache else None
+        table = mapped_table(folder, len(arrays["sizes"])) if folder else None
+        model = cls(**arrays, table=table)
+        if folder and table is None:
+            save_table(folder, model.table)
+        return model
 
     # ---- use
 

@@ -4,6 +4,10 @@ the match laboratory's fake GTP engine (``fake``, from ``tests/match_harness.py`
 With a cold numba cache the first search of a process compiles for several seconds; tests that
 time a search (clock budgets, interrupts, analysis intervals) must measure the search, not the
 compiler, whatever order they run in. The goengine command does the same at start-up.
+
+The move models the tests load cache their lookup tables in a folder of the session's own
+(``model_cache``), not in the user's kernel cache, which would keep one for every model a test
+ever made.
 """
 
 import os
@@ -16,7 +20,17 @@ collect_ignore = ["katrain/site"]
 
 
 @pytest.fixture(scope="session", autouse=True)
-def warm_kernels():
+def model_cache(tmp_path_factory):
+    from goengine import movemodel
+
+    folder = tmp_path_factory.mktemp("kernel-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(movemodel, "cache_dir", lambda: folder)
+        yield folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_kernels(model_cache):
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return  # plain Python: nothing to compile
     from goengine.board import BLACK

@@ -416,6 +416,84 @@ def test_a_saved_model_loads_back_the_same(tmp_path):
     np.testing.assert_allclose([p for _, p in rated], [p for _, p in rated_back], rtol=1e-5)
 
 
+def test_the_second_load_maps_the_table_the_first_built_and_cached(tmp_path, model_cache):
+    model = trained_like_model()
+    path = tmp_path / "model.npz"
+    model.save(path)
+    first = MoveModel.load(path)
+    folder = movemodel.table_folder(path.read_bytes())
+    assert folder.parent == model_cache
+    assert sorted(p.name for p in folder.iterdir()) == ["table_ids.npy", "table_keys.npy"]
+    second = MoveModel.load(path)
+    for mapped, built in ((second.table_keys, model.table_keys), (second.table_ids, model.table_ids)):
+        assert isinstance(mapped.base, np.memmap) and mapped.flags.writeable  # copy-on-write, as the kernels need
+        np.testing.assert_array_equal(mapped, built)
+    np.testing.assert_array_equal(first.table_keys, model.table_keys)
+    board = Board.from_ascii(embedded(CORNER, 9))
+    assert second.rate(board) == first.rate(board)
+
+
+def test_a_damaged_or_foreign_cached_table_is_built_again(tmp_path):
+    model = trained_like_model()
+    path = tmp_path / "model.npz"
+    model.save(path)
+    folder = movemodel.table_folder(path.read_bytes())
+    folder.mkdir(parents=True, exist_ok=True)  # the test before may have cached this model
+    (folder / "table_keys.npy").write_bytes(b"\x93NUMPY cut")  # a torn file
+    np.save(folder / "table_ids.npy", model.table_ids)
+    assert movemodel.mapped_table(folder, len(model.sizes)) is None
+    np.save(folder / "table_keys.npy", model.table_keys[:16])  # a table too small for this dictionary
+    np.save(folder / "table_ids.npy", model.table_ids[:16])
+    assert movemodel.mapped_table(folder, 500) is None
+    back = MoveModel.load(path)
+    np.testing.assert_array_equal(back.table_keys, model.table_keys)
+    assert not isinstance(back.table_keys.base, np.memmap)  # built, not mapped
+    again = MoveModel.load(path)  # the bad folder was replaced by the table built
+    assert isinstance(again.table_keys.base, np.memmap)
+    np.testing.assert_array_equal(again.table_keys, model.table_keys)
+
+
+def test_a_model_loads_when_its_table_cannot_be_cached(tmp_path, monkeypatch):
+    model = trained_like_model()
+    path = tmp_path / "model.npz"
+    model.save(path)
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache's folder would be")
+    monkeypatch.setattr(movemodel, "cache_dir", lambda: blocker / "cache")
+    back = MoveModel.load(path)
+    np.testing.assert_array_equal(back.table_keys, model.table_keys)
+    assert MoveModel.load(path, cache=False).table is not None
+
+
+def test_the_table_built_in_chunks_is_the_table_built_at_once(monkeypatch):
+    model = trained_like_model()
+    keys = shape_keys(unpack_contents(model.contents[1:]), model.sizes[1:])
+    whole = build_table(keys.reshape(-1), np.repeat(np.arange(1, len(model.sizes), dtype=np.int32), 8))
+    monkeypatch.setattr(movemodel, "SHAPES_A_CHUNK", 2)
+    chunked = movemodel.dictionary_table(model.contents[1:], model.sizes[1:])
+    for a, b in zip(chunked, whole, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_cumulative_scores_add_every_core_on_the_chain_to_the_shape():
+    rnd = random.Random(3)
+    sizes, parents = [0], [-1]
+    for k in range(1, 300):  # a forest: each shape's parent is a smaller one, or none
+        size = rnd.randint(2, 12)
+        smaller = [j for j in range(1, k) if sizes[j] < size]
+        sizes.append(size)
+        parents.append(rnd.choice(smaller) if smaller and rnd.random() < 0.8 else -1)
+    weights = np.array([rnd.uniform(-2, 2) for _ in sizes])
+    scores = movemodel.cumulative_scores(weights, np.array(parents), np.array(sizes))
+    for k in range(1, len(sizes)):
+        expected, j = 0.0, k
+        while j > 0:
+            expected += weights[j]
+            j = parents[j]
+        assert scores[k] == pytest.approx(expected)
+    assert scores[0] == weights[0]
+
+
 def test_a_model_is_written_at_the_path_given_even_without_npz(tmp_path):
     path = tmp_path / "model.bin"
     trained_like_model().save(path)
