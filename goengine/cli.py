@@ -14,20 +14,17 @@ import os
 import signal
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from goengine import version
-from goengine.config import (
-    BOARD_SIZES,
-    CHOSEN,
-    SETTINGS,
-    EngineConfig,
-    SearchConfig,
-    available_cores,
-    check_board_size,
-    with_param,
-    with_setting,
-)
 from goengine.ruleset import HANDICAP_BONUSES
+
+if TYPE_CHECKING:
+    from goengine.config import EngineConfig
+
+# ``goengine.config`` (its registries name the compiled kernels' ids) is imported inside the
+# functions that read options, never with this module: the GTP command answers its first
+# commands before that import is done (``gtp_main``).
 
 
 def _key_value(text: str) -> tuple[str, str]:
@@ -39,6 +36,8 @@ def _key_value(text: str) -> tuple[str, str]:
 
 def _choices_help() -> str:
     """Every rule, policy and prior with its parameters' defaults, formatted as everywhere."""
+    from goengine.config import CHOSEN
+
     parts = []
     for chosen in CHOSEN:
         names = "; ".join(chosen.registry.describe(name) for name in chosen.registry)
@@ -54,6 +53,8 @@ def add_engine_options(parser: argparse.ArgumentParser, board: bool = True, thre
     ``config.with_setting``, as ``goengine-set`` checks them, so both give the same answer to the
     same input; every default shown is read from ``EngineConfig`` and ``SearchConfig``, never
     restated."""
+    from goengine.config import BOARD_SIZES, CHOSEN, SETTINGS, EngineConfig, available_cores
+
     defaults = EngineConfig()
     search = defaults.search
     parser.add_argument("--version", action="version", version=f"goengine {version.full()}")
@@ -146,6 +147,17 @@ def config_from_args(args: argparse.Namespace) -> EngineConfig:
     ``goengine-set`` would give for the same setting. Without ``--threads`` the command searches
     with one thread per core (``available_cores``), as Pachi and Fuego do; ``SearchConfig``'s own
     default, for Python users and the tests, stays one."""
+    from goengine.config import (
+        CHOSEN,
+        SETTINGS,
+        EngineConfig,
+        SearchConfig,
+        available_cores,
+        check_board_size,
+        with_param,
+        with_setting,
+    )
+
     search = SearchConfig(threads=available_cores())
     for chosen in CHOSEN:
         if getattr(args, chosen.field) is not None:
@@ -315,6 +327,7 @@ def analysis_main(argv: list[str]) -> int:
 def build_review_parser() -> argparse.ArgumentParser:
     """``goengine review``: the game files, the engine's options (without the board's size and
     komi, which each file gives) and the review's own."""
+    from goengine.config import available_cores
     from goengine.review import DEFAULT_VISITS
 
     parser = argparse.ArgumentParser(
@@ -358,7 +371,7 @@ def review_settings(args: argparse.Namespace):
     ``--playouts`` playouts, ``--seconds``, or DEFAULT_VISITS playouts."""
     from dataclasses import replace
 
-    from goengine.config import Budget
+    from goengine.config import Budget, available_cores, with_setting
     from goengine.review import DEFAULT_VISITS, ReviewSettings
 
     if args.visits is not None and args.playouts is not None:
@@ -401,34 +414,75 @@ def review_main(argv: list[str]) -> int:
     return review(args.games, settings)
 
 
+#: options after which the command does something else than serve GTP (or prints and exits)
+NOT_SERVING = frozenset({"-h", "--help", "--version", "--compile", "--random-game"})
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] == "analysis":
         return analysis_main(argv[1:])
     if argv and argv[0] == "review":
         return review_main(argv[1:])
+    if NOT_SERVING.isdisjoint(argv) and not any(_short_flags_ask_help(a) for a in argv):
+        return gtp_main(argv)
+    args, config = options(argv)
+    if args.random_game:
+        return random_game(config)
+    if args.compile:
+        from goengine.engine import warm_up
+
+        warm_up(lambda text: print(text, file=sys.stderr, flush=True))
+        return 0
+    return gtp_main(argv)  # not reached: --help and --version exit in ``options``
+
+
+def options(argv: list[str]) -> tuple[argparse.Namespace, EngineConfig]:
+    """The GTP command's options and the engine's configuration they give; a bad one exits as
+    argparse does (its message on stderr, exit code 2)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        config = config_from_args(args)
+        return args, config_from_args(args)
     except ValueError as err:
         parser.error(str(err))
-    if args.random_game:
-        return random_game(config)
-    log = stderr_log(args)
 
-    from goengine.engine import Engine, warm_up
-    from goengine.gtp import serve
 
-    if args.compile:
-        warm_up(lambda text: print(text, file=sys.stderr, flush=True))
-        return 0
+def _short_flags_ask_help(arg: str) -> bool:
+    """Whether a cluster of short flags (``-qh``) holds ``-h``."""
+    return arg.startswith("-") and not arg.startswith("--") and "h" in arg[1:]
 
-    warm = threading.Thread(target=warm_up, args=(log,), name="warm-up", daemon=True)
-    warm.start()
-    engine = Engine(config)
-    log(f"goengine {version.full()}: {engine.describe()}")
-    code = serve(engine, log=log)
+
+def gtp_main(argv: list[str]) -> int:
+    """The GTP engine: ``name``, ``version`` and ``protocol_version`` are answered at once,
+    while the options are read and the engine is built in the background (``protocol.serve``'s
+    ``early``: the compiled kernels take a second or more to load, a minute to compile the first
+    time); a bad option ends the session with argparse's message and exit code 2."""
+    from goengine.gtp import protocol
+
+    built = []
+
+    def make(log, write, input_pending):
+        from goengine.engine import Engine, warm_up
+        from goengine.gtp.front import GtpEngine
+
+        args, config = options(argv)
+        engine_log = stderr_log(args)
+        # the engine first: on a cold cache its few kernels compile in seconds, so the set-up
+        # commands are answered while the warm-up compiles the search's (numba compiles one
+        # kernel at a time: started first, the warm-up would hold them all back for a minute)
+        engine = Engine(config)
+        threading.Thread(target=warm_up, args=(engine_log,), name="warm-up", daemon=True).start()
+        built.append(engine)
+        engine_log(f"goengine {version.full()}: {engine.describe()}")
+        return GtpEngine(engine, log=engine_log, write=write, input_pending=input_pending)
+
+    def errors(text: str) -> None:  # before the options are read, only failures are logged
+        print(text, file=sys.stderr, flush=True)
+
+    code = protocol.serve(make, log=errors, early=protocol.Protocol(protocol.NAME, version.full()))
+    for engine in built:
+        engine.close()
     # The input thread may still be blocked reading stdin, holding its lock; a normal interpreter
     # shutdown would then abort. Everything is answered and flushed, so leave at once.
     sys.stdout.flush()

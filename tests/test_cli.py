@@ -19,6 +19,7 @@ import gtp_spec
 import pytest
 
 from goengine import cli, engine, gtp, version
+from goengine import config as config_module
 from goengine.board import random_game
 from goengine.config import CHOSEN, EngineConfig, SearchConfig
 from goengine.dynkomi import DYNKOMI
@@ -31,11 +32,12 @@ def configured(*argv: str) -> EngineConfig:
     return cli.config_from_args(cli.build_parser().parse_args(list(argv)))
 
 
-def refusal(argv: list[str], capsys) -> str:
+def refusal(argv: list[str], capsys, read=cli.options) -> str:
     """The one error line ``goengine ARGV`` exits with (code 2, argparse's way), without its
-    ``goengine: error: `` prefix."""
+    ``goengine: error: `` prefix, as the options are read (``cli.options``, which the command
+    runs beside its first GTP answers) or by ``read``."""
     with pytest.raises(SystemExit) as stop:
-        cli.main(argv)
+        read(argv)
     assert stop.value.code == 2
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.startswith("goengine: error: ")]
@@ -47,7 +49,7 @@ def refusal(argv: list[str], capsys) -> str:
 
 
 def test_without_options_the_configuration_is_the_librarys_but_with_one_thread_per_core(monkeypatch):
-    monkeypatch.setattr(cli, "available_cores", lambda: 2)
+    monkeypatch.setattr(config_module, "available_cores", lambda: 2)
     assert configured() == EngineConfig(search=SearchConfig(threads=2))
 
 
@@ -87,7 +89,7 @@ def test_ponder_alone_on_the_command_line_turns_it_on():
 
 
 def test_the_command_searches_with_one_thread_per_core_unless_told(monkeypatch):
-    monkeypatch.setattr(cli, "available_cores", lambda: 3)
+    monkeypatch.setattr(config_module, "available_cores", lambda: 3)
     parse = cli.build_parser().parse_args
     assert cli.config_from_args(parse([])).search.threads == 3
     assert cli.config_from_args(parse(["--threads", "1"])).search.threads == 1
@@ -169,7 +171,7 @@ def test_compile_warms_the_kernels_up_and_exits_without_serving(monkeypatch):
 
 def test_a_bad_option_stops_the_command_before_anything_runs(monkeypatch, capsys):
     monkeypatch.setattr(engine, "warm_up", lambda log: pytest.fail("warmed up after a bad option"))
-    refusal(["--compile", "--threads", "99"], capsys)
+    refusal(["--compile", "--threads", "99"], capsys, read=cli.main)
 
 
 # ---- the real process
@@ -204,7 +206,7 @@ def review_settings(*argv: str):
 
 
 def test_a_review_searches_2000_playouts_a_position_with_one_thread_an_engine_and_an_engine_a_core(monkeypatch):
-    monkeypatch.setattr(cli, "available_cores", lambda: 4)
+    monkeypatch.setattr(config_module, "available_cores", lambda: 4)
     settings = review_settings()
     assert (settings.budget.playouts, settings.budget.seconds) == (2000, None)
     assert settings.config.search.threads == 1 and settings.jobs == 4
@@ -219,7 +221,7 @@ def test_a_reviews_budget_is_visits_playouts_or_seconds(monkeypatch):
 
 
 def test_a_reviews_threads_share_the_cores_with_its_jobs(monkeypatch):
-    monkeypatch.setattr(cli, "available_cores", lambda: 4)
+    monkeypatch.setattr(config_module, "available_cores", lambda: 4)
     settings = review_settings("--threads", "2", "--rule", "ucb1")
     assert settings.config.search.threads == 2 and settings.jobs == 2 and settings.config.search.rule == "ucb1"
     assert review_settings("--jobs", "3").jobs == 3
@@ -259,3 +261,51 @@ def test_review_names_a_bad_file_and_exits_1_without_a_traceback(tmp_path):
     assert proc.returncode == 1 and proc.stdout == ""
     assert f"goengine review: {bad}: move 2 (W E5) cannot be played" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ---- the first answers
+
+
+def test_the_command_and_the_gtp_protocol_import_no_compiled_kernel():
+    """What lets ``name`` be answered at once: neither the command nor the protocol core loads
+    numba (the kernels load beside the first answers, ``cli.gtp_main``)."""
+    code = (
+        "import sys, goengine.cli, goengine.gtp, goengine.gtp.protocol; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba' or m.startswith('goengine.kernels')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_bad_option_ends_the_command_with_code_2_while_its_controller_waits():
+    """A controller that started ``goengine --threads 0`` and sends nothing yet: the command
+    still exits at once with argparse's message. (The options are read beside the first answers,
+    so a failure must end a session in which no line ever comes.)"""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "goengine", "--threads", "0"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        code = proc.wait(timeout=60)
+    finally:
+        proc.kill()
+        out, err = proc.communicate()
+    assert code == 2
+    assert out == ""
+    assert "goengine: error: threads must be from 1 to 64, got 0" in err
+
+
+def test_name_is_answered_before_a_bad_option_ends_the_session():
+    proc = subprocess.run(
+        [sys.executable, "-m", "goengine", "--rule", "nonsense"],
+        input="1 name\n2 boardsize 9\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout in ("", "=1 goengine\n\n")  # name may beat the options' check, or not
+    assert "unknown selection rule 'nonsense'" in proc.stderr

@@ -13,6 +13,7 @@ from dataclasses import replace
 import pytest
 
 from goengine import cli
+from goengine import config as config_module
 from goengine.board import BLACK
 from goengine.config import (
     BOARD_SIZES,
@@ -69,13 +70,13 @@ GOOD_VALUES = {
 def one_core(monkeypatch):
     """The command's default thread count is the cores (``cli.config_from_args``); the engine's,
     which GTP sets from, is one. The two doors are compared on one core, where they agree."""
-    monkeypatch.setattr(cli, "available_cores", lambda: 1)
+    monkeypatch.setattr(config_module, "available_cores", lambda: 1)
 
 
 def cli_error(argv: list[str], capsys) -> str:
     """The message ``goengine ARGV`` exits with (argparse's ``goengine: error: ...``)."""
     with pytest.raises(SystemExit) as stop:
-        cli.main(argv)
+        cli.options(argv)
     assert stop.value.code == 2
     lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("goengine: error: ")]
     assert len(lines) == 1
@@ -310,6 +311,7 @@ def test_available_cores_counts_the_cores_this_process_may_use(monkeypatch):
 
     from goengine import config
 
+    monkeypatch.undo()  # the real count, not ``one_core``'s
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 2, 5}, raising=False)
     assert config.available_cores() == 3
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(100)), raising=False)

@@ -44,10 +44,10 @@ from helpers import BatchClock, recorded_decisions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from goengine import policies, priors, rules
+from goengine import policies, priors, rules, version
 from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig
 from goengine.engine import Engine
-from goengine.gtp import GtpEngine, serve
+from goengine.gtp import GtpEngine, protocol, serve
 from goengine.kernels import tree as kt
 
 TINY = EngineConfig(search=SearchConfig(playouts=20))
@@ -635,3 +635,113 @@ def test_serve_returns_when_reading_input_fails():
     returned; its reader thread died without queueing the end-of-input mark.)"""
     rc, out = run_serve(FailingInput(), timeout=3)
     assert out.getvalue().startswith("=1 goengine\n\n")
+
+
+# ---- the first answers, before the engine is built (``protocol.serve``'s ``early``)
+
+
+def serve_early(stdin, make, log=None) -> tuple[list[int], Output, threading.Thread]:
+    """``protocol.serve(make, early=...)`` on ``stdin`` in a thread: (its exit code once it has
+    returned, the output, the thread)."""
+    out = Output()
+    early = protocol.Protocol(protocol.NAME, "9.9")
+    result: list[int] = []
+    thread = threading.Thread(
+        target=lambda: result.append(protocol.serve(make, stdin=stdin, stdout=out, log=log, early=early)),
+        daemon=True,
+    )
+    thread.start()
+    return result, out, thread
+
+
+def wait_for(condition, seconds=10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never came"
+        time.sleep(0.01)
+
+
+def test_the_first_commands_are_answered_while_the_engine_is_built_and_the_others_wait_in_order():
+    release = threading.Event()
+
+    def make(log, write, input_pending):
+        release.wait(30)
+        full = protocol.Protocol(protocol.NAME, "9.9", log=log, write=write, input_pending=input_pending)
+        full.register("boardsize", lambda args: "built")
+        return full
+
+    script = io.StringIO("1 name\n2 version\n3 protocol_version\n4 boardsize 9\n5 name\n6 quit\n")
+    result, out, thread = serve_early(script, make)
+    wait_for(lambda: out.has("=3 2\n\n"))
+    time.sleep(0.2)  # line 4 needs the engine: nothing more may come, however long we wait
+    assert out.getvalue() == "=1 goengine\n\n=2 9.9\n\n=3 2\n\n"
+    release.set()
+    thread.join(10)
+    assert result == [0]
+    assert out.getvalue() == "=1 goengine\n\n=2 9.9\n\n=3 2\n\n=4 built\n\n=5 goengine\n\n=6\n\n"
+
+
+def test_list_commands_waits_for_the_whole_table():
+    def make(log, write, input_pending):
+        full = protocol.Protocol(protocol.NAME, "9.9", log=log, write=write, input_pending=input_pending)
+        full.register("play", lambda args: None)
+        return full
+
+    result, out, thread = serve_early(io.StringIO("1 list_commands\n2 known_command play\n"), make)
+    thread.join(10)
+    assert result == [0]
+    assert "play" in out.getvalue().split("\n\n")[0].split("\n") and "=2 true\n\n" in out.getvalue()
+
+
+def test_a_bad_option_ends_the_session_with_its_code_even_while_no_line_comes():
+    def make(log, write, input_pending):
+        raise SystemExit(2)  # what argparse raises, its message printed
+
+    read_end, write_end = os.pipe()  # open, and never written: a controller that waits
+    try:
+        with open(read_end, encoding="utf-8") as stdin:
+            result, out, thread = serve_early(stdin, make)
+            thread.join(10)
+            assert not thread.is_alive() and result == [2]
+    finally:
+        os.close(write_end)
+    assert out.getvalue() == ""
+
+
+def test_a_build_that_fails_is_logged_and_ends_the_session_with_1_after_the_early_answers():
+    logged = []
+    release = threading.Event()
+
+    def make(log, write, input_pending):
+        release.wait(30)
+        raise RuntimeError("no engine today")
+
+    result, out, thread = serve_early(io.StringIO("1 name\n2 boardsize 9\n"), make, log=logged.append)
+    wait_for(lambda: out.has("=1 goengine"))
+    release.set()
+    thread.join(10)
+    assert result == [1]
+    assert out.getvalue() == "=1 goengine\n\n"  # line 2 is never answered by a half-built engine
+    assert "RuntimeError: no engine today" in "".join(logged)
+
+
+def test_quit_before_the_engine_is_built_still_reports_its_failure():
+    release = threading.Event()
+
+    def make(log, write, input_pending):
+        release.wait(30)
+        raise SystemExit(2)
+
+    result, out, thread = serve_early(io.StringIO("1 name\n2 quit\n"), make)
+    wait_for(lambda: out.has("=2\n\n"))
+    assert thread.is_alive()  # the session waits to know how the build ended
+    release.set()
+    thread.join(10)
+    assert result == [2]
+
+
+def test_the_early_answers_are_the_engines_own():
+    full = GtpEngine(Engine(TINY))
+    early = protocol.Protocol(protocol.NAME, version.full())
+    for command in protocol.EARLY_COMMANDS:
+        assert early.send(f"7 {command}") == full.send(f"7 {command}"), command

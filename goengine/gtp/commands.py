@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the engine class assembles the groups; only its type is needed here
     from goengine.engine import Engine
     from goengine.game import Game
-    from goengine.gtp import GtpEngine
+    from goengine.gtp.front import GtpEngine
 
 
 class CommandGroup:

@@ -2,7 +2,8 @@
 and the I/O loop. The Go it knows is only what GTP's argument types are: a colour and a vertex
 (``color``, ``vertex``: ``goengine.board``'s colours, ``goengine.coords``' points) and the
 message of an illegal move; the commands are the other modules of this package, which register
-into the table.
+into the table. Those two modules load the compiled kernels, so they are imported where an
+argument is read, not with this module: ``serve`` answers ``name`` before the engine exists.
 
 Reading guide: ``Protocol.send`` turns one input line into one response; ``parse_line`` splits
 it; ``format_response`` frames the answer; ``serve`` is the loop on stdin/stdout. The argument
@@ -19,7 +20,10 @@ What a controller can rely on:
   included, are kept, so an unknown word stays an unknown command;
 - input is decoded leniently, so a stray byte cannot end the session; ``# interrupt`` (GoGui)
   interrupts a running search at once; a handler that streams its answer (``lz-analyze``)
-  writes the header and body itself and returns ``STREAMED``.
+  writes the header and body itself and returns ``STREAMED``;
+- the first commands a controller sends are answered at once, while the engine is still being
+  built: ``serve``'s ``early`` protocol answers ``name``, ``version``, ``protocol_version`` and
+  ``quit`` until then, in the order the lines came; any other line waits for the engine.
 """
 
 from __future__ import annotations
@@ -34,9 +38,8 @@ import time
 import traceback
 from collections.abc import Callable
 
-from goengine import coords
-from goengine.board import IllegalMove, parse_color
-
+NAME = "goengine"  # what ``name`` answers
+EARLY_COMMANDS = ("protocol_version", "name", "version", "quit")  # what ``serve``'s early protocol answers
 STREAMED = object()  # a handler's result meaning "the response was written as it went"
 Handler = Callable[[list[str]], object]
 
@@ -80,6 +83,8 @@ def format_response(message_id: int | None, ok: bool, text: str) -> str:
 
 def color(text: str) -> int:
     """BLACK or WHITE from ``b``, ``black``, ``w``, ``white`` (any case); else a syntax error."""
+    from goengine.board import parse_color  # loads the kernels: see the module docstring
+
     try:
         return parse_color(text)
     except ValueError:
@@ -89,6 +94,8 @@ def color(text: str) -> int:
 def vertex(size: int, text: str) -> int:
     """The point of a GTP vertex (``pass`` gives PASS): a syntax error for what is no vertex,
     ``illegal move`` for a vertex off this board."""
+    from goengine import coords  # loads the kernels: see the module docstring
+
     t = text.strip().lower()
     if t == "pass":
         return coords.PASS
@@ -116,6 +123,13 @@ def number(text: str) -> float:
     if not math.isfinite(value):
         raise syntax_error()
     return value
+
+
+def _is_illegal_move(err: ValueError) -> bool:
+    """Whether a handler's error is the board's ``IllegalMove`` (answered ``illegal move``)."""
+    from goengine.board import IllegalMove  # loaded already: only the board raises it
+
+    return isinstance(err, IllegalMove)
 
 
 # ---- the table and the framing
@@ -168,9 +182,9 @@ class Protocol:
             result = handler(args)
         except GtpError as err:
             return format_response(message_id, False, str(err))
-        except IllegalMove:
-            return format_response(message_id, False, "illegal move")
         except ValueError as err:  # the engine's and the configuration's own messages
+            if _is_illegal_move(err):
+                return format_response(message_id, False, "illegal move")
             return format_response(message_id, False, str(err) or "syntax error")
         except Exception as err:  # noqa: BLE001 - any failure is a GTP error, never a dead engine
             self.log(traceback.format_exc())
@@ -203,12 +217,25 @@ class Protocol:
         self.disconnect = True
 
 
-def serve(make: Callable[..., Protocol], stdin=None, stdout=None, log: Callable[[str], None] | None = None) -> int:
-    """The I/O loop: read lines, answer each on ``stdout`` (flushed), until ``quit`` or EOF.
+def serve(
+    make: Callable[..., Protocol],
+    stdin=None,
+    stdout=None,
+    log: Callable[[str], None] | None = None,
+    early: Protocol | None = None,
+) -> int:
+    """The I/O loop: read lines, answer each on ``stdout`` (flushed), until ``quit`` or EOF; the
+    exit code.
 
     ``make(log=, write=, input_pending=)`` builds the protocol object. A thread reads input into
     a queue, so a running search or analysis can tell that a new line has arrived; ``# interrupt``
     lines (GoGui) call ``Protocol.interrupt`` at once.
+
+    With ``early``, a protocol that needs nothing built (``Protocol(NAME, version)``), ``make``
+    runs in a thread of its own while ``early`` answers the ``EARLY_COMMANDS`` that come first;
+    the first other line waits for ``make``, and so does the end of the session, so that a
+    failure is never lost: a ``SystemExit`` from ``make`` (bad options) gives its exit code,
+    any other exception is logged and gives 1.
     """
     if stdin is None:
         # bytes decoded here, leniently: one bad byte must not end (or hang) the session
@@ -222,33 +249,88 @@ def serve(make: Callable[..., Protocol], stdin=None, stdout=None, log: Callable[
             stdout.write(text)
             stdout.flush()
 
-    protocol = make(log=log, write=write, input_pending=lambda: not lines.empty())
+    # a failed build ends the session even while no line comes (a bad option typed in a terminal)
+    build = _Build(make, dict(log=log, write=write, input_pending=lambda: not lines.empty()), log, lines.put)
+    if early is None:
+        build.run()
+    else:
+        threading.Thread(target=build.run, name="gtp-build", daemon=True).start()
+    current = [early or build.protocol]  # what answers now; the reader's hooks follow it
 
     def reader() -> None:
         try:
             for line in stdin:
                 if line.strip().lower().startswith("# interrupt"):
-                    protocol.interrupt()
+                    current[0].interrupt()
                     continue
                 lines.put((line, time.perf_counter()))
-                protocol.line_arrived()
+                current[0].line_arrived()
         except Exception as err:  # noqa: BLE001 - unreadable input ends the session, never hangs it
             if log:
                 log(f"goengine: input ended: {err}")
         finally:
             lines.put(None)
-            protocol.line_arrived()  # the end of input stops thinking too
+            current[0].line_arrived()  # the end of input stops thinking too
 
+    if build.failed:
+        return build.code
     threading.Thread(target=reader, name="gtp-reader", daemon=True).start()
     while True:
         item = lines.get()
         if item is None:
             break
         line, arrived = item
+        if current[0] is early and parse_line(line)[1] not in EARLY_COMMANDS:
+            if not build.wait():
+                return build.code
+            current[0] = build.protocol
+        protocol = current[0]
         response = protocol.send(line)
         if response:
             write(response)
         protocol.answered(arrived, time.perf_counter())
         if protocol.disconnect:
             break
-    return 0
+    return build.code if not build.wait() else 0
+
+
+class _Build:
+    """``make(**kwargs)`` run once (in ``serve``'s thread or one of its own), its protocol or
+    its exit code kept for ``serve``; on a failure ``end(None)`` is called (``serve``'s queue of
+    lines: the end of the session)."""
+
+    def __init__(
+        self,
+        make: Callable[..., Protocol],
+        kwargs: dict,
+        log: Callable[[str], None] | None,
+        end: Callable[[None], None],
+    ):
+        self._make, self._kwargs, self._log, self._end = make, kwargs, log or (lambda text: None), end
+        self._done = threading.Event()
+        self.protocol: Protocol | None = None
+        self.code = 0
+
+    @property
+    def failed(self) -> bool:
+        return self._done.is_set() and self.protocol is None
+
+    def run(self) -> None:
+        try:
+            self.protocol = self._make(**self._kwargs)
+        except SystemExit as exit_:  # argparse's bad options: it has printed why
+            if not isinstance(exit_.code, int):
+                self._log(str(exit_.code))
+            self.code = exit_.code if isinstance(exit_.code, int) and exit_.code else 1  # never a success
+        except BaseException:  # noqa: BLE001 - logged, and the session ends with an error
+            self._log(traceback.format_exc())
+            self.code = 1
+        finally:
+            self._done.set()
+            if self.protocol is None:
+                self._end(None)
+
+    def wait(self) -> bool:
+        """Wait for ``make`` to end; whether it built the protocol."""
+        self._done.wait()
+        return self.protocol is not None
