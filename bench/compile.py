@@ -4,6 +4,7 @@
     python bench/compile.py --runs 5 --top 30
     python bench/compile.py --json           # one JSON object: totals and every kernel
     python bench/compile.py --runs 1 --signatures   # and the argument types of kernels compiled twice
+    python bench/compile.py --helper         # as goengine does it: a second process compiles the playouts
 
 Each run is a fresh process with an empty numba cache of its own (a temporary folder as
 ``NUMBA_CACHE_DIR``) that does what ``goengine --compile`` does (``goengine.engine.warm_up``: a
@@ -13,7 +14,10 @@ starts and ends. A kernel's compilation includes that of the kernels it calls wh
 compiled yet, so the table gives both: ``inclusive`` (the whole event) and ``own`` (minus the
 nested events: the time spent on that kernel itself, typing, lowering and LLVM). The ``own``
 times of all kernels add up to the compile total; the rest of ``warm_up`` (interpreter start,
-imports, the game itself) is reported beside it.
+imports, the game itself) is reported beside it. By default ``warm_up`` runs without its second
+process, so that every kernel is compiled, and timed, here; with ``--helper`` it runs as the
+engine runs it, with a second process compiling the playouts' kernels: the total is then what a
+first game waits for on two cores, and the table lists only what this process compiled.
 
 Medians over the runs. The speed reference (``bench/reference.py``) runs before and after, so
 that a figure can be read against the machine's state in that sitting (compile time, like
@@ -40,7 +44,7 @@ from numba.core import event
 start = time.perf_counter()
 with event.install_recorder("numba:compile") as recorder:
     from goengine.engine import warm_up
-    warm_up(lambda text: None)
+    warm_up(lambda text: None, helper=sys.argv[1] == "helper")
 total = time.perf_counter() - start
 events = []
 for stamp, ev in recorder.buffer:
@@ -84,11 +88,13 @@ def compile_times(events: list[dict]) -> tuple[dict[str, dict], float]:
     return kernels, outer
 
 
-def cold_run() -> dict:
-    """One cold compile in a fresh process with an empty cache."""
+def cold_run(helper: bool = False) -> dict:
+    """One cold compile in a fresh process with an empty cache (``helper``: with ``warm_up``'s
+    second process)."""
     with tempfile.TemporaryDirectory(prefix="goengine-compile-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        done = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True, env=env, check=False)
+        argv = [sys.executable, "-c", _CHILD, "helper" if helper else "alone"]
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"the cold compile failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
     data = json.loads(done.stdout.strip().splitlines()[-1])
@@ -123,16 +129,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--signatures", action="store_true", help="list the argument types of kernels compiled more than once"
     )
+    parser.add_argument(
+        "--helper", action="store_true", help="with warm_up's second process, as the engine compiles (the total)"
+    )
     args = parser.parse_args(argv)
 
     ref = reference.Reference()
     ref.run()
     runs = []
     for k in range(max(1, args.runs)):
-        runs.append(cold_run())
+        runs.append(cold_run(args.helper))
         print(f"run {k + 1}: {runs[-1]['total']:.1f} s", file=sys.stderr, flush=True)
     ref.run()
     summary = summarize(runs)
+    summary["helper"] = args.helper
     summary["load_average"] = os.getloadavg()
     summary["reference_9x9"] = ref.rate(9) if ref.available else None
     if args.json:

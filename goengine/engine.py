@@ -36,6 +36,8 @@ in the opponent's area is dead; seki is recognised from shared liberties
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -370,10 +372,17 @@ class Engine:
         return scoring.final_score(self.game.board, self.game.scoring_komi, self.ownership())
 
 
-def warm_up(log: Callable[[str], None]) -> None:
+def warm_up(log: Callable[[str], None], helper: bool = True) -> None:
     """Load every kernel a game uses (compiling them the first time, under a minute; they are then
     cached on disk, ``goengine.kernels.cache_dir``), so the first ``genmove`` is not spent
-    compiling. ``log`` hears when compiling starts and how long it all took."""
+    compiling. ``log`` hears when compiling starts and how long it all took.
+
+    On a cold cache with a second core (and ``helper``), a second process compiles the playouts'
+    kernels (``warm_up_playouts``) while this one compiles the search's: a search compiles its
+    expansion and prior first, and by the time it reaches the playout that process has cached
+    it, so the first move waits about a third less (``docs/performance.md``). numba writes each
+    cache file whole (a temporary file renamed), so either process may stop at any time."""
+    from goengine.config import available_cores
     from goengine.kernels import cache_dir
 
     where = os.environ.get("NUMBA_CACHE_DIR") or cache_dir()
@@ -381,13 +390,31 @@ def warm_up(log: Callable[[str], None]) -> None:
     if cold:
         log(f"goengine: compiling the kernels once (under a minute); they are cached in {where}")
     start = time.perf_counter()
-    engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=64)))
-    engine.game.play("b", "C3")
-    engine.genmove("w")
-    engine.ownership(8)
-    Board(5).legal_moves()
-    engine.close()
+    second = None
+    if cold and helper and available_cores() > 1:
+        code = "from goengine.engine import warm_up_playouts; warm_up_playouts()"
+        devnull = subprocess.DEVNULL
+        second = subprocess.Popen([sys.executable, "-c", code], stdin=devnull, stdout=devnull, stderr=devnull)
+    try:
+        engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=64)))
+        engine.game.play("b", "C3")
+        engine.genmove("w")
+        engine.ownership(8)
+        Board(5).legal_moves()
+        engine.close()
+    finally:
+        if second is not None:  # all is cached now: what it still compiles, nobody needs
+            second.kill()
+            second.wait()
     log(f"goengine: kernels ready in {time.perf_counter() - start:.1f} s")
+
+
+def warm_up_playouts() -> None:
+    """Compile the playouts' kernels (through an ownership map, which runs playouts outside a
+    search): ``warm_up``'s second process."""
+    engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=64)))
+    engine.ownership(8)
+    engine.close()
 
 
 def _empty_points(board: Board) -> int:
