@@ -20,6 +20,9 @@ goengine Black). Each finished game is appended to ``OUT/games.jsonl`` at once a
 ``OUT/sgf/CONFIG-NNNN.sgf``; running the same command again plays only the games that are missing.
 The SGF is made from the record alone (``goengine.lab.gamefiles``), so ``--report --sgf`` writes
 every game's file again from ``games.jsonl`` (git keeps the records, not the files).
+A run killed while it wrote a record leaves a torn last line in ``games.jsonl``: the next run says
+so (file and line), cuts it off before it plays and plays that game again; any other line that is
+not a record stops the run with the file and the line (``goengine.lab.records``).
 A void game (an engine crashed, hung or answered garbage) is replayed once; after ``--max-voids``
 void games in a row the run stops with a message. The table gives, per configuration, the win
 rate with its Wilson 95 % interval and the Elo difference interval, per colour, average moves per
@@ -53,7 +56,7 @@ from pathlib import Path
 from goengine.lab import MissingExtra, gamefiles, needs, report
 from goengine.lab.client import GtpClient, GtpClientError
 from goengine.lab.ratings import Result, minimizer, rate
-from goengine.lab.records import append_record, load_records
+from goengine.lab.records import CorruptRecords, append_record, load_records, read_records, remove_torn_line
 from goengine.lab.referee import GNUGO
 from goengine.lab.referee_clock import TimeControl
 from goengine.lab.schedule import ENGINE_COLORS, Pairing, Player, Runner, pending
@@ -431,7 +434,8 @@ def write_sgf_files(out: Path) -> int:
     all; says on stderr how many files it wrote in which folder, and returns how many in all.
     Every record is read before any file is written, so a record this code cannot read (edited
     by hand) stops the run before it touches anything."""
-    folders = {folder: load_records(folder / "games.jsonl") for folder in record_folders(out)}
+    # a torn last line is skipped again, without a word: the report has just said so (all_records)
+    folders = {folder: read_records(folder / "games.jsonl")[0] for folder in record_folders(out)}
     for folder, records in folders.items():
         for r in records:
             try:
@@ -459,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     try:
         return run(args, out)
-    except (Usage, MissingExtra) as err:
+    except (Usage, MissingExtra, CorruptRecords) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
 
@@ -507,7 +511,13 @@ def run(args: argparse.Namespace, out: Path) -> int:
         check_programs([p.engine for p in pairings] + [pairings[0].opponent])
         folders = {p.config: out for p in pairings}
     # every folder's file read once; a record names its configuration (pair names differ too)
-    records = [r for folder in sorted(set(folders.values())) for r in load_records(folder / "games.jsonl")]
+    records, torn = [], []
+    for folder in sorted(set(folders.values())):
+        kept, tear = read_records(folder / "games.jsonl")
+        records += kept
+        if tear is not None:
+            print(f"{tear.describe()}: skipped; its game is played again", file=sys.stderr)
+            torn.append(tear)
     problems = mismatches(pairings, records, args)
     if problems:
         print(
@@ -516,6 +526,13 @@ def run(args: argparse.Namespace, out: Path) -> int:
             file=sys.stderr,
         )
         return 2
+    for tear in torn:  # before any record is appended: the file ends with its last complete record
+        try:
+            remove_torn_line(tear)
+        except (OSError, ValueError) as err:
+            print(f"{PROG}: cannot remove the torn record of {tear.path}: {err}", file=sys.stderr)
+            return 2
+        print(f"{tear.path}, line {tear.line}: the torn record's {tear.size} bytes removed", file=sys.stderr)
     for folder in set(folders.values()):
         folder.mkdir(parents=True, exist_ok=True)
 
