@@ -386,6 +386,8 @@ def test_a_full_disk_stops_the_run_and_keeps_the_record(tmp_path, fake, monkeypa
         (("--sprt", "0,50", "--tournament", "--config", "a=", "--opponent", "x=true"), "does not go with"),
         (("--time", "5+x"), "--time wants MAIN"),
         (("--opponent", "a=true", "--opponent", "b=true"), "several --opponent engines need --tournament"),
+        (("--seconds", "30", "--timeout", "20"), "--timeout 20 s is shorter than a move may take"),
+        (("--time", "300", "--timeout", "120"), "--time 300 allows 300 s; give --timeout 335 or more"),
     ],
 )
 def test_bad_input_gets_a_clear_message_and_touches_nothing(tmp_path, args, message):
