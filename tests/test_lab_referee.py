@@ -33,7 +33,7 @@ def test_hanging_engine_times_out(tmp_path, fake):
         *("--games", "1", "--jobs", "1", "--no-plot", "--timeout", "2", "--startup-timeout", "2"),
         *("--engine", fake(), "--opponent", fake("--name", "opp", "--mode", "hang")),
     )
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # no game was valid
     records = records_of(out)
     assert [(r["index"], r["attempt"]) for r in records] == [(0, 0), (0, 1)]
     for r in records:
@@ -69,8 +69,9 @@ def test_the_startup_allowance_ends_with_the_first_move(tmp_path, fake):
         *("--games", "1", "--jobs", "1", "--no-plot", "--timeout", "2", "--startup-timeout", "30"),
         *("--engine", fake(), "--opponent", fake("--name", "opp", "--delay", "2.5")),
     )
+    assert result.returncode == 1, result.stderr  # no game was valid
     records = records_of(out)
-    assert [(r["index"], r["attempt"]) for r in records] == [(0, 0), (0, 1)], result.stderr
+    assert [(r["index"], r["attempt"]) for r in records] == [(0, 0), (0, 1)]
     for r in records:
         assert "GtpTimeout" in r["void"] and "genmove w" in r["void"]
         assert r["white"]["moves"] == 1 and r["white"]["times"][0] >= 2.5
@@ -83,7 +84,7 @@ def test_garbage_answer_is_void(tmp_path, fake):
         *("--games", "1", "--jobs", "1", "--no-plot"),
         *("--engine", fake(), "--opponent", fake("--name", "opp", "--mode", "garbage")),
     )
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # no game was valid
     records = records_of(out)
     assert len(records) == 2
     for r in records:

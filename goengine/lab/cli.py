@@ -24,9 +24,12 @@ A run killed while it wrote a record leaves a torn last line in ``games.jsonl``:
 so (file and line), cuts it off before it plays and plays that game again; any other line that is
 not a record stops the run with the file and the line (``goengine.lab.records``).
 A void game (an engine crashed, hung or answered garbage) is replayed once; after ``--max-voids``
-void games in a row the run stops with a message. The table gives, per configuration, the win
-rate with its Wilson 95 % interval and the Elo difference interval, per colour, average moves per
-game and seconds per move for both sides; ``OUT/winrate.png`` plots it.
+void games in a row the run stops with a message. Exit status: 0 when the games were played (or
+had been), 1 when every game the run played was void (the voids' reasons on stderr), 2 for a
+command line refused, or a run stopped early (``--max-voids``, a full disk, an interrupt). The
+table gives, per configuration, the win rate with its Wilson 95 % interval and the Elo difference
+interval, per colour, average moves per game and seconds per move for both sides;
+``OUT/winrate.png`` plots it.
 
 ``--sprt ELO0,ELO1`` (with ``--alpha``, ``--beta``) stops each configuration as soon as Wald's test
 accepts H0 or H1 (``goengine.lab.sprt``); ``--games`` is then the cap. ``--tournament`` plays every
@@ -664,16 +667,37 @@ def run(args: argparse.Namespace, out: Path) -> int:
         configs = {p.name: p for pairing in pairings for p in (pairing.engine, pairing.opponent) if p.seeded}
         warm_up(list(configs.values()), startup_timeout)
     runner = Runner(jobs, args.cluster)
+    kept = len(records)
     stop = play(runner, specs, records, folders, args, verdict, specs_to_play)
     show(all_records(out), out, args)
     if test:
         for pairing in pairings:
             print(f"{pairing.config}: {verdict(pairing.config)}", file=sys.stderr)
     print(f"games: {where}; SGF: {out / 'pairs' / '*' / 'sgf' if args.tournament else out / 'sgf'}", file=sys.stderr)
+    nothing = no_valid_game(records[kept:])
+    if nothing:
+        print(f"{PROG}: {nothing}", file=sys.stderr)
     if stop:
         print(f"stopped: {stop}", file=sys.stderr)
         return 2
-    return 0
+    return 1 if nothing else 0
+
+
+def no_valid_game(played: list[dict], shown: int = 5) -> str | None:
+    """When the games a run played were all void, what says so and why: the voids' reasons, each
+    with how many games it voided, the most frequent first (``shown`` of them); else None. A
+    match that gave nothing to count must not end as one that did (exit status 1)."""
+    if not played or any(not r.get("void") for r in played):
+        return None
+    reasons: dict[str, int] = {}
+    for r in played:
+        reasons[r["void"]] = reasons.get(r["void"], 0) + 1
+    ranked = sorted(reasons.items(), key=lambda item: -item[1])
+    lines = [f"{reason} ({count} game{'s' if count > 1 else ''})" for reason, count in ranked[:shown]]
+    if len(ranked) > shown:
+        lines.append(f"and {len(ranked) - shown} other reasons")
+    games = f"the {len(played)} games played were all void" if len(played) > 1 else "the one game played was void"
+    return f"no game was valid: {games}:\n  " + "\n  ".join(lines)
 
 
 def play(runner: Runner, specs, records: list[dict], folders, args, verdict, specs_to_play) -> str | None:
