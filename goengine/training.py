@@ -1,7 +1,9 @@
 """Learning the move model from games, and measuring it: the engine's knowledge from strong play.
 
-Reading guide: ``read_games`` reads an SGF collection (``.sgf`` or ``.sgf.xz``), refusing a broken
-game with the file's name and the game's line; ``Split`` keeps validation games out by date;
+Reading guide: ``read_games`` reads an SGF collection (``.sgf`` or ``.sgf.xz``) and replays each
+game on goengine's ``Board`` (the engine's rules: positional superko too); a game it cannot read or
+replay is passed over and named (``Skipped``: the file, the line the game starts on, the move,
+the reason), or, strict, refused; ``Split`` keeps validation games out by date;
 ``harvest`` and ``dictionary`` make the shape dictionary from the moves played in the training
 games; ``extract`` turns positions into candidate features (``kernels.learn.extract_game``);
 ``fit`` finds the weights; ``measure`` gives top-1, top-5 and the mean log-likelihood.
@@ -33,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from goengine import coords, sgf
-from goengine.board import BLACK, PASS, ZOBRIST
+from goengine.board import BLACK, PASS, ZOBRIST, Board, IllegalMove
 from goengine.kernels import features as kf
 from goengine.kernels import learn as kl
 from goengine.movemodel import MoveModel, geometry, shape_keys, unpack_contents
@@ -58,15 +60,44 @@ class Game:
         return f"{self.source}:{self.line}"
 
 
+@dataclass(frozen=True)
+class Skipped:
+    """A game of a collection that cannot be read or replayed: its file (``source``), the line it
+    starts on, the number of the move that cannot be played (from 1; None when the game cannot
+    be read at all) and why. ``str`` gives ``source:line: [move N: ]reason``."""
+
+    source: str
+    line: int
+    move: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {'' if self.move is None else f'move {self.move} '}{self.reason}"
+
+    def as_dict(self) -> dict:
+        """The fields a model's provenance and ``scripts/predict.py --json`` record."""
+        return {"source": Path(self.source).name, "line": self.line, "move": self.move, "reason": self.reason}
+
+
+#: what ``Board``'s reasons for an illegal move mean, in a replay's words
+_ILLEGAL = {
+    "occupied": "the point is occupied",
+    "suicide": "suicide",
+    "ko": "it retakes a ko at once",
+    "superko": "it repeats an earlier position (positional superko)",
+    "off board": "off the board",
+}
+
+
 def _open(path: Path):
     return lzma.open(path, "rb") if path.suffix == ".xz" else open(path, "rb")
 
 
-def _game_texts(data: bytes, source: str) -> Iterator[tuple[int, bytes]]:
+def _game_texts(data: bytes) -> Iterator[tuple[int, bytes | str]]:
     """The games of an SGF collection, each with the line it starts on: the text is cut at the
-    top-level parentheses, skipping property values (``[...]``, with ``\\]`` escapes).
-    ValueError naming ``source:line`` for a parenthesis that closes nothing or a game that never
-    ends."""
+    top-level parentheses, skipping property values (``[...]``, with ``\\]`` escapes). Where the
+    text cannot be cut, the line and what is wrong instead of a game's text: a parenthesis that
+    closes nothing (the cut goes on after it), a game that never ends (at the end of the file)."""
     depth = 0
     start = -1
     line = 1
@@ -95,9 +126,10 @@ def _game_texts(data: bytes, source: str) -> Iterator[tuple[int, bytes]]:
             if depth == 0:
                 yield start_line, data[start : i + 1]
             elif depth < 0:
-                raise ValueError(f"{source}:{line}: a ')' closes nothing")
+                yield line, "a ')' closes nothing"
+                depth = 0
     if depth > 0:
-        raise ValueError(f"{source}:{start_line}: a game that never ends")
+        yield start_line, "a game that never ends"
 
 
 def parse_game(text: bytes, source: str, line: int) -> Game:
@@ -120,10 +152,35 @@ def parse_game(text: bytes, source: str, line: int) -> Game:
     )
 
 
-def read_games(path: str | Path, limit: int | None = None, keep: Callable[[Game], bool] | None = None) -> list[Game]:
-    """The games of an SGF file or collection (``.sgf``, ``.sgf.xz``), in file order: at most
-    ``limit`` of those ``keep`` accepts. ValueError naming the file and the game's line for a game
-    that cannot be read; nothing is skipped silently."""
+def replay(game: Game) -> Skipped | None:
+    """Replay ``game`` on goengine's ``Board`` (the engine's rules: no move on an occupied point,
+    no suicide, no ko retaken at once, no position repeated: positional superko); None when every
+    move is legal, else the first move that is not, and why. The kernels that learn from a game
+    replay it with simple ko only, so a game must pass here first."""
+    board = Board.from_stones(game.size, list(zip(game.setup_colors.tolist(), game.setup_points.tolist(), strict=True)))
+    for k, (point, color) in enumerate(zip(game.moves.tolist(), game.colors.tolist(), strict=True)):
+        try:
+            board.play(color, point)
+        except IllegalMove as err:
+            move = f"{'B' if color == BLACK else 'W'} {coords.to_gtp(game.size, point)}"
+            return Skipped(
+                game.source, game.line, k + 1, f"({move}) is not legal: {_ILLEGAL.get(err.reason, err.reason)}"
+            )
+    return None
+
+
+def read_games(
+    path: str | Path,
+    limit: int | None = None,
+    keep: Callable[[Game], bool] | None = None,
+    skipped: list[Skipped] | None = None,
+) -> list[Game]:
+    """The games of an SGF file or collection (``.sgf``, ``.sgf.xz``) that can be read and
+    replayed (``replay``), in file order: at most ``limit`` of those ``keep`` accepts (only those
+    are replayed). A game that cannot be read or replayed is appended to ``skipped`` and passed
+    over; without a ``skipped`` list, the first one raises ValueError naming the file, the game's
+    line, the move and why. Nothing is passed over silently. ValueError too for a file that
+    cannot be read at all (not xz, or cut short)."""
     path = Path(path)
     try:
         with _open(path) as handle:
@@ -131,12 +188,27 @@ def read_games(path: str | Path, limit: int | None = None, keep: Callable[[Game]
     except (lzma.LZMAError, EOFError) as err:  # not xz, or cut short
         raise ValueError(f"{path}: {err}") from None
     games = []
-    for line, text in list(_game_texts(data, str(path))):
+    for line, text in list(_game_texts(data)):
         if limit is not None and len(games) >= limit:
             break
-        game = parse_game(text, str(path), line)
-        if keep is None or keep(game):
+        problem = None
+        if isinstance(text, str):
+            problem = Skipped(str(path), line, None, text)
+        else:
+            try:
+                game = parse_game(text, str(path), line)
+            except ValueError as err:
+                problem = Skipped(str(path), line, None, str(err).removeprefix(f"{path}:{line}: "))
+            else:
+                if keep is not None and not keep(game):
+                    continue
+                problem = replay(game)
+        if problem is None:
             games.append(game)
+        elif skipped is None:
+            raise ValueError(str(problem))
+        else:
+            skipped.append(problem)
     return games
 
 

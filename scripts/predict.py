@@ -11,6 +11,12 @@ are ties broken at random (a tie of k moves for first place counts 1/k). ``--hel
 only the games the model's training kept out (from the validation date its provenance records):
 the figure to quote. ``--json`` prints ``{"moves": ..., "top1": ..., "top5": ...}`` (and the
 rest) on its last line.
+
+A game that cannot be read, or replayed under goengine's rules (a move on an occupied point, a
+suicide, a ko retaken at once, a position repeated: positional superko), is skipped: named on
+stderr (the file, the line the game starts on, the move, the reason), counted in the table's
+first line, and listed in the JSON line (``skipped``). ``--strict`` stops at the first such game
+instead (exit status 2).
 """
 
 from __future__ import annotations
@@ -42,6 +48,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--held-out", action="store_true", help="only the games the model's training kept out")
     p.add_argument("--json", action="store_true", help="a JSON line at the end")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--strict", action="store_true", help="stop at the first game that cannot be read or replayed (not skip it)"
+    )
     return p.parse_args(argv)
 
 
@@ -59,13 +68,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"predict.py: {args.model} records no held-out games", file=sys.stderr)
             return 2
         keep = lambda game: game.date >= start  # noqa: E731
+    skipped: list[training.Skipped] | None = None if args.strict else []
     try:
-        games = training.read_games(Path(args.games), limit=args.limit, keep=keep)
+        games = training.read_games(Path(args.games), limit=args.limit, keep=keep, skipped=skipped)
     except (OSError, ValueError) as err:
         print(f"predict.py: {err}", file=sys.stderr)
         return 2
+    skipped = skipped or []
+    for game in skipped:
+        print(f"skipped {game}", file=sys.stderr)
     if not games:
-        print(f"predict.py: no games to measure in {args.games}", file=sys.stderr)
+        also = f" ({len(skipped)} skipped)" if skipped else ""
+        print(f"predict.py: no games to measure in {args.games}{also}", file=sys.stderr)
         return 2
     ranks = training.Ranks.none()
     started = time.perf_counter()
@@ -97,14 +111,14 @@ def main(argv: list[str] | None = None) -> int:
             bar.stop()
     seconds = time.perf_counter() - started
     result = training.summarize(ranks)
-    print(f"{len(games)} games, {result.moves} moves (passes not counted); model {args.model}")
+    print(f"{len(games)} games, {len(skipped)} skipped, {result.moves} moves (passes not counted); model {args.model}")
     print(f"{'moves':>8} {'count':>8} {'top-1':>7} {'top-5':>7} {'loglik':>7}")
     print(f"{'all':>8} {result.moves:>8} {result.top1:>7.1%} {result.top5:>7.1%} {result.loglik:>7.3f}")
     for name, (count, top1, top5, loglik) in result.buckets.items():
         print(f"{name:>8} {count:>8} {top1:>7.1%} {top5:>7.1%} {loglik:>7.3f}")
     print(f"{positions / seconds:.0f} positions a second ({seconds:.1f} s, features and ranking)")
     if args.json:
-        print(json.dumps({**result.as_dict(), "games": len(games)}))
+        print(json.dumps({**result.as_dict(), "games": len(games), "skipped": [g.as_dict() for g in skipped]}))
     return 0
 
 

@@ -10,9 +10,12 @@ date (``--validate-from``: games from that day on are kept out of everything and
 measured here), harvests the shapes played in the training games into a dictionary (``--min-count``
 plays at least), extracts every ``--every``-th position of each training game with all its legal
 moves, and fits the weights (L-BFGS, ``--iterations``, prior ``--sigma``): ``goengine.training``
-says how. A game that cannot be read or replayed stops the run with its file and line; nothing is
-skipped. The model file records the games (name and SHA-256), the split, the command, the commit,
-the counts, the fit and the tuning games' figures.
+says how. A game that cannot be read, or replayed under goengine's rules (a move on an occupied
+point, a suicide, a ko retaken at once, a position repeated: positional superko), is skipped:
+named on stderr (the file, the line the game starts on, the move, the reason), counted, and
+listed with its reason in the model's provenance; ``--strict`` stops at the first such game
+instead. The model file records the games (name, SHA-256, how many were read and which were
+skipped), the split, the command, the commit, the counts, the fit and the tuning games' figures.
 
 To retrain from any other SGF collection, give it instead. Games without a ``DT`` date all count
 as training games (no date comes after the split's days); measure the model on another file with
@@ -57,6 +60,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--tune-games", type=int, default=400, help="tuning games measured at the end (400)")
     p.add_argument("--limit", type=int, default=None, help="read at most this many games (for a quick run)")
     p.add_argument("--no-progress", action="store_true", help="plain lines instead of progress bars")
+    p.add_argument(
+        "--strict", action="store_true", help="stop at the first game that cannot be read or replayed (not skip it)"
+    )
     return p.parse_args(argv)
 
 
@@ -129,17 +135,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     split = Split(args.validate_from, args.tune_from)
     started = time.time()
+    skipped: list[training.Skipped] | None = None if args.strict else []
     try:
-        games = training.read_games(source, limit=args.limit)
+        games = training.read_games(source, limit=args.limit, skipped=skipped)
     except (OSError, ValueError) as err:
         log(f"train_movemodel.py: {err}")
         return 2
+    skipped = skipped or []
+    for game in skipped:
+        log(f"skipped {game}")
     parts: dict[str, list] = {"training": [], "tuning": [], "validation": []}
     for game in games:
         parts[split.part(game)].append(game)
     log(
-        f"{len(games)} games in {source}: {len(parts['training'])} training, {len(parts['tuning'])} tuning "
-        f"(from {split.tune_from}), {len(parts['validation'])} validation (from {split.validate_from}, not read again)"
+        f"{len(games)} games in {source} ({len(skipped)} skipped): {len(parts['training'])} training, "
+        f"{len(parts['tuning'])} tuning (from {split.tune_from}), {len(parts['validation'])} validation "
+        f"(from {split.validate_from}, not read again)"
     )
     if not parts["training"]:
         log("train_movemodel.py: no training games")
@@ -168,7 +179,12 @@ def main(argv: list[str] | None = None) -> int:
         log(f"train_movemodel.py: {err}")
         return 2
     model.provenance = {
-        "games": {"file": source.name, "sha256": sha256(source), "read": len(games)},
+        "games": {
+            "file": source.name,
+            "sha256": sha256(source),
+            "read": len(games),
+            "skipped": [game.as_dict() for game in skipped],
+        },
         "split": {
             "validate_from": split.validate_from,
             "tune_from": split.tune_from,

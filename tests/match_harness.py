@@ -4,9 +4,10 @@ the SGF files and the printed tables.
 
 ``FAKE_ENGINE`` is a small Python script (written into ``tmp_path`` by ``fake_engine``; the
 ``fake`` fixture of ``conftest.py``) that plays a few fixed, far-apart moves and then passes, and
-can be told to crash, hang, answer garbage, play an illegal move, flood its stderr or be slow,
-for every game or only for some seeds (the seed on the engine's command line is ``--seed + game
-index``, so a seed picks a game), and to log each start's command line (``--log FILE``).
+can be told to crash, hang, answer garbage, play an illegal move, flood its stderr or be slow
+(to start, to make its first move, or every move), for every game or only for some seeds (the
+seed on the engine's command line is ``--seed + game index``, so a seed picks a game), and to
+log each start's command line (``--log FILE``).
 
 Every match runs in its own process group (``start_match``); when it has ended, the group must be
 empty (no engine left behind), and whatever is left is killed (``run_match``, ``end_group``).
@@ -73,6 +74,8 @@ p.add_argument("--only-seeds", default="")  # the mode applies to these seeds on
 p.add_argument("--marker", default="")  # the mode applies once: while this file does not exist
 p.add_argument("--delay", type=float, default=0.0)  # seconds before each genmove answer
 p.add_argument("--seed-delay", action="append", default=[])  # SEED=SECONDS, overrides --delay
+p.add_argument("--startup-delay", type=float, default=0.0)  # seconds before its first answer (a slow launch)
+p.add_argument("--first-delay", type=float, default=0.0)  # seconds more before its first genmove answer
 p.add_argument("--moves", type=int, default=3)  # moves before passing
 p.add_argument("--stderr-mb", type=float, default=0.0)  # megabytes written to stderr per genmove
 p.add_argument("--name", default="fake")
@@ -102,6 +105,8 @@ for item in args.seed_delay:
 SPREAD = ["C3", "G7", "C7", "G3", "E5", "E3", "E7", "C5", "G5"]  # no two adjacent: no captures
 occupied = []
 played = 0
+time.sleep(args.startup_delay)
+first_genmove = True
 
 
 def answer(text=""):
@@ -138,7 +143,8 @@ for line in sys.stdin:
             occupied.append(words[2].upper())
         answer()
     elif cmd == "genmove":
-        time.sleep(delay)
+        time.sleep(delay + (args.first_delay if first_genmove else 0.0))
+        first_genmove = False
         if args.stderr_mb:
             chunk = b"x" * 65535 + b"\n"
             for _ in range(int(args.stderr_mb * 16)):

@@ -1,5 +1,6 @@
 """The match command as an installed command (``goengine.lab.cli``): the ``goengine-match``
-console script, and the laboratory without the ``match`` extra. What the command does, match by
+console script, the laboratory without the ``match`` extra, and the timeouts the games get from
+the command line (``--timeout`` against the longest move, ``--startup-timeout``). What the command does, match by
 match, is ``tests/test_scripts_match.py``'s.
 
 A plain ``pip install goengine`` brings numpy, numba and sgfmill, not the extra's rich, dask and
@@ -16,6 +17,8 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXTRA = ("rich", "dask", "distributed", "scipy")
@@ -108,3 +111,65 @@ def test_the_handicap_bonus_defaults_to_gnu_gos_against_gnu_go_and_none_otherwis
     assert parse_args(["--out", "x", "--opponent", "other=pachi -t 1"]).white_handicap_bonus == "0"
     chosen = parse_args(["--out", "x", "--white-handicap-bonus", "N-1"])
     assert chosen.white_handicap_bonus == "N-1"
+
+
+def resolved_timeouts(*argv: str) -> tuple[float, float]:
+    """``(timeout, startup_timeout)`` the games of this command line would get."""
+    from goengine.lab.cli import configurations, opponents, parse_args, timeouts
+    from goengine.lab.referee_clock import TimeControl
+
+    args = parse_args(["--out", "x", *argv])
+    players = configurations(args) + opponents(args)
+    return timeouts(args, players, TimeControl.parse(args.time) if args.time else None)
+
+
+@pytest.mark.parametrize(
+    ("argv", "timeout", "startup"),
+    [
+        ((), 120, 600),
+        (("--seconds", "1"), 120, 600),
+        (("--time", "60+5x3"), 120, 600),  # 75 s at most: 88 s with room, under 120
+        (("--time", "300"), 335, 600),  # a move may take the whole 300 s: 10 % and 5 s over it
+        (("--time", "600+30/10"), 698, 698),  # the start-up allowance is never less than the timeout
+        (("--config", "slow=--seconds 200"), 225, 600),  # a configuration's own --seconds counts
+        (("--opponent", f"b={sys.executable} -m goengine --seconds 200"), 225, 600),  # so does a goengine opponent's
+        (("--opponent", "other=/usr/bin/other --seconds 200"), 120, 600),  # another engine's means what it likes
+        (("--seconds", "30", "--timeout", "38"), 38, 600),
+        (("--timeout", "5", "--startup-timeout", "60"), 5, 60),  # nothing bounds a move: any timeout
+        (("--timeout", "900", "--startup-timeout", "60"), 900, 900),
+    ],
+)
+def test_the_timeout_defaults_to_120_s_or_the_longest_move_with_room_and_the_startup_allowance_to_600_s(
+    argv, timeout, startup
+):
+    assert resolved_timeouts(*argv) == (timeout, startup)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--seconds", "30", "--timeout", "37"), "--seconds 30 (default) allows 30 s; give --timeout 38 or more"),
+        (("--time", "60+5x3", "--timeout", "80"), "--time 60+5x3 allows 75 s; give --timeout 88 or more"),
+        (("--config", "slow=--seconds 50", "--timeout", "30"), "--seconds 50 (slow) allows 50 s"),
+        (("--timeout", "0"), "--timeout must be above 0 s"),
+        (("--startup-timeout", "-1"), "--startup-timeout must be above 0 s"),
+    ],
+)
+def test_a_timeout_shorter_than_a_move_may_take_is_refused_saying_what_to_give(argv, message):
+    from goengine.lab.cli import Usage
+
+    with pytest.raises(Usage) as refused:
+        resolved_timeouts(*argv)
+    assert message in str(refused.value)
+
+
+def test_the_help_explains_both_timeouts(capsys):
+    from goengine.lab.cli import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--timeout SECONDS seconds an engine may take to answer a command once it has started" in text
+    assert "the longest a move may take under --seconds or --time" in text and "a shorter value is refused" in text
+    assert "--startup-timeout SECONDS seconds an engine may take to answer each command of its start-up" in text
+    assert "from its launch to its first move, that genmove included" in text and "(default 600)" in text

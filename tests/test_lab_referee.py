@@ -1,7 +1,9 @@
 """The referee (``goengine.lab.referee``): one game between two GTP engines, as its record tells it.
 
 Each game is played by ``scripts/match.py`` between the fake engines of ``tests/match_harness.py``:
-a hanging engine is timed out and its games voided, a garbage answer voids the game, an illegal
+a hanging engine is timed out and its games voided, an engine slow to start and to make its
+first move is given the start-up allowance (``--startup-timeout``) and no more after its first
+move (``--timeout``), a garbage answer voids the game, an illegal
 move loses it, an engine flooding its stderr still plays its game to the end, and under a clock a
 fallen flag loses on time, on the move whose time crossed it.
 """
@@ -21,21 +23,58 @@ from match_harness import (
 @pytest.mark.slow
 def test_hanging_engine_times_out(tmp_path, fake):
     """The opponent sleeps for an hour on its first genmove: the game is void on the referee's
-    timeout (``--timeout 2``), twice (the replay hangs too), and the run ends; run_match checks
+    timeout (``--timeout 2``; the first move is part of the engine's start-up, so
+    ``--startup-timeout 2`` too), twice (the replay hangs too), and the run ends; run_match checks
     that the hanging engines were killed, not left behind (its 120 s limit is the guard against
     a referee that waits for them)."""
     out = tmp_path / "out"
     result = run_match(
         out,
-        *("--games", "1", "--jobs", "1", "--no-plot", "--timeout", "2"),
+        *("--games", "1", "--jobs", "1", "--no-plot", "--timeout", "2", "--startup-timeout", "2"),
         *("--engine", fake(), "--opponent", fake("--name", "opp", "--mode", "hang")),
     )
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # no game was valid
     records = records_of(out)
     assert [(r["index"], r["attempt"]) for r in records] == [(0, 0), (0, 1)]
     for r in records:
         check_record(r)
         assert r["void"] and "GtpTimeout" in r["void"] and "genmove" in r["void"]
+
+
+@pytest.mark.slow
+def test_an_engine_slow_to_start_and_to_make_its_first_move_is_given_the_startup_allowance(tmp_path, fake):
+    """The opponent answers its first command after 3 s (a slow launch) and its first genmove 3 s
+    later still (goengine compiling its kernels on a cold cache): with ``--timeout 2`` both are
+    within ``--startup-timeout``, and the game is played to its end."""
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "1", "--jobs", "1", "--no-plot", "--timeout", "2", "--startup-timeout", "30"),
+        *("--engine", fake(), "--opponent", fake("--name", "opp", "--startup-delay", "3", "--first-delay", "3")),
+    )
+    assert result.returncode == 0, result.stderr
+    (record,) = records_of(out)
+    check_record(record)
+    assert record["void"] is None and record["reason"] == "two passes"
+    assert record["white"]["times"][0] >= 3  # the opponent's first move, past --timeout
+
+
+@pytest.mark.slow
+def test_the_startup_allowance_ends_with_the_first_move(tmp_path, fake):
+    """The opponent takes 2.5 s a move: its first is within the start-up allowance, its second is
+    past ``--timeout 2`` and voids the game (twice: the replay too)."""
+    out = tmp_path / "out"
+    result = run_match(
+        out,
+        *("--games", "1", "--jobs", "1", "--no-plot", "--timeout", "2", "--startup-timeout", "30"),
+        *("--engine", fake(), "--opponent", fake("--name", "opp", "--delay", "2.5")),
+    )
+    assert result.returncode == 1, result.stderr  # no game was valid
+    records = records_of(out)
+    assert [(r["index"], r["attempt"]) for r in records] == [(0, 0), (0, 1)]
+    for r in records:
+        assert "GtpTimeout" in r["void"] and "genmove w" in r["void"]
+        assert r["white"]["moves"] == 1 and r["white"]["times"][0] >= 2.5
 
 
 def test_garbage_answer_is_void(tmp_path, fake):
@@ -45,7 +84,7 @@ def test_garbage_answer_is_void(tmp_path, fake):
         *("--games", "1", "--jobs", "1", "--no-plot"),
         *("--engine", fake(), "--opponent", fake("--name", "opp", "--mode", "garbage")),
     )
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # no game was valid
     records = records_of(out)
     assert len(records) == 2
     for r in records:

@@ -1,5 +1,6 @@
 """The referee's clocks (``goengine.lab.referee_clock``): time controls read from ``--time``, the GTP
-commands that tell them, and each side's clock on hand-made sequences of moves."""
+commands that tell them, the longest move each allows, and each side's clock on hand-made
+sequences of moves."""
 
 from __future__ import annotations
 
@@ -58,3 +59,14 @@ def test_canadian_byoyomi_counts_moves_in_each_period():
     assert clock.spend(3) and clock.time_left() == (5, 1)
     assert clock.spend(5) and clock.time_left() == (10, 3)  # the period's 3 moves done: a new one
     assert clock.spend(4) and not clock.spend(6.5)  # 6 s left for 2 moves: the second overruns
+
+
+@pytest.mark.parametrize(
+    ("text", "longest"),
+    [("300", 300), ("60+5x3", 75), ("60+30/10", 90), ("0+10x2", 20), ("1.5", 1.5)],
+)
+def test_the_longest_move_a_clock_allows_keeps_the_flag_and_a_longer_one_drops_it(text, longest):
+    control = TimeControl.parse(text)
+    assert control.longest_move() == longest
+    assert SideClock(control).spend(longest)
+    assert not SideClock(control).spend(longest + 0.01)

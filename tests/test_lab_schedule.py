@@ -109,7 +109,7 @@ def test_engine_crash_mid_game_is_void_then_replayed_once(tmp_path, fake):
         *("--engine", fake(), "--opponent", fake("--name", "opp", "--mode", "crash")),
     )
     result = run_match(out, *args)
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # no game was valid
     records = records_of(out)
     assert [(r["index"], r["attempt"]) for r in records] == [(0, 0), (0, 1)]  # replayed once, no more
     for r in records:
@@ -123,7 +123,7 @@ def test_engine_crash_mid_game_is_void_then_replayed_once(tmp_path, fake):
     row = table_rows(result.stdout)[0].split()
     assert row[:2] == ["default", "0"] and row[-2] == "2"  # 0 games, 2 voids
 
-    again = run_match(out, *args)  # a game void twice is not played a third time
+    again = run_match(out, *args)  # a game void twice is not played a third time; nothing played, nothing void
     assert again.returncode == 0 and "playing 0" in again.stderr
     assert len(records_of(out)) == 2
 

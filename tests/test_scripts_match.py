@@ -345,6 +345,42 @@ def test_max_voids_stops_the_run(tmp_path, fake):
     assert table_rows(result.stdout)[0].split()[:2] == ["default", "2"]
 
 
+@pytest.mark.slow
+def test_a_match_whose_every_game_is_void_exits_1_saying_why(tmp_path, fake):
+    """Every game crashes: the run ends with exit status 1 and says that no game was valid, with
+    the voids' reasons and how many games each voided; one valid game among voids is a match."""
+    out = tmp_path / "out"
+    args = ("--games", "2", "--jobs", "1", "--no-plot", "--max-voids", "10", "--opponent", fake("--name", "opp"))
+    result = run_match(out, *args, "--engine", fake("--mode", "crash"))
+    assert result.returncode == 1, result.stderr
+    assert len(records_of(out)) == 4 and all(r["void"] for r in records_of(out))
+    said = result.stderr[result.stderr.index("goengine-match: no game was valid") :]
+    assert said.startswith("goengine-match: no game was valid: the 4 games played were all void:\n  GtpEngineDied: ")
+    assert "exited with code 3" in said and "crashing on purpose" in said and "(4 games)" in said
+
+    some = run_match(tmp_path / "some", *args, "--engine", fake("--mode", "crash", "--only-seeds", "1"))
+    assert some.returncode == 0, some.stderr  # game 0 void twice, game 1 valid
+    assert "no game was valid" not in some.stderr
+    assert sorted((r["index"], bool(r["void"])) for r in records_of(tmp_path / "some")) == [
+        (0, True),
+        (0, True),
+        (1, False),
+    ]
+
+
+def test_no_valid_game_names_each_reason_with_its_count_most_frequent_first():
+    from goengine.lab.cli import no_valid_game
+
+    assert no_valid_game([]) is None  # nothing played: nothing to say
+    assert no_valid_game([{"void": "A"}, {"void": None}]) is None
+    assert no_valid_game([{"void": "A"}]) == "no game was valid: the one game played was void:\n  A (1 game)"
+    played = [{"void": reason} for reason in "ABBCDEFGG"]
+    assert no_valid_game(played, shown=3) == (
+        "no game was valid: the 9 games played were all void:\n  B (2 games)\n  G (2 games)\n  A (1 game)\n"
+        "  and 4 other reasons"
+    )
+
+
 def test_a_full_disk_stops_the_run_and_keeps_the_record(tmp_path, fake, monkeypatch, capsys):
     """The second game cannot be written (ENOSPC): its record goes to stderr, no new game starts,
     the run ends with status 2, and the game saved before it is intact."""
@@ -386,6 +422,8 @@ def test_a_full_disk_stops_the_run_and_keeps_the_record(tmp_path, fake, monkeypa
         (("--sprt", "0,50", "--tournament", "--config", "a=", "--opponent", "x=true"), "does not go with"),
         (("--time", "5+x"), "--time wants MAIN"),
         (("--opponent", "a=true", "--opponent", "b=true"), "several --opponent engines need --tournament"),
+        (("--seconds", "30", "--timeout", "20"), "--timeout 20 s is shorter than a move may take"),
+        (("--time", "300", "--timeout", "120"), "--time 300 allows 300 s; give --timeout 335 or more"),
     ],
 )
 def test_bad_input_gets_a_clear_message_and_touches_nothing(tmp_path, args, message):

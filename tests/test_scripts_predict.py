@@ -1,6 +1,7 @@
 """The measuring command (``scripts/predict.py``) on a tiny collection, run as a subprocess with
 this Python: the table and the final JSON line, ``--held-out`` reading the model's own split,
-``--games``, and how it refuses bad input (exit 2, one line, no traceback). A process costs about
+``--games``, the games it skips (named on stderr, counted, listed in the JSON line; refused with
+``--strict``), and how it refuses bad input (exit 2, one line, no traceback). A process costs about
 a second, so the bad input is tried on ``main`` in this process in the quick tier, and again as a
 process in the slow one.
 
@@ -27,6 +28,7 @@ from goengine.training import Split
 ROOT = Path(__file__).parent.parent
 SCRIPT = ROOT / "scripts" / "predict.py"
 GAMES = Path(__file__).parent / "data" / "tom9d_six_games.sgf"
+BROKEN = Path(__file__).parent / "data" / "tom9d_broken_games.sgf"  # lines 2, 3, 4 broken: test_training.py
 
 
 def predict(*args: str) -> subprocess.CompletedProcess:
@@ -76,7 +78,8 @@ def test_predict_prints_the_table_and_a_json_line(model_file):
     assert 0 < summary["top1"] <= summary["top5"] <= 1 and summary["loglik"] < 0
     assert set(summary["buckets"]) == {"0-29", "30-79", "80+"}
     assert sum(b["moves"] for b in summary["buckets"].values()) == moves
-    assert lines[0] == f"6 games, {moves} moves (passes not counted); model {model_file}"
+    assert lines[0] == f"6 games, 0 skipped, {moves} moves (passes not counted); model {model_file}"
+    assert summary["skipped"] == []
     assert lines[1].split() == ["moves", "count", "top-1", "top-5", "loglik"]
     rows = {line.split()[0]: line.split() for line in lines[2:6]}
     assert set(rows) == {"all", "0-29", "30-79", "80+"}
@@ -143,19 +146,36 @@ def test_a_missing_file_is_refused_by_the_process(model_file, tmp_path):
     assert "none.sgf" in line and "No such file" in line
 
 
+def test_a_game_that_cannot_be_read_or_replayed_is_skipped_named_and_counted(run, model_file):
+    result = run(str(BROKEN), "--model", str(model_file), "--json")
+    lines, summary = measured(result)
+    assert result.stderr.splitlines() == [
+        f"skipped {BROKEN}:2: bad SGF: property with no values",
+        f"skipped {BROKEN}:3: move 3 (B D16) is not legal: the point is occupied",
+        f"skipped {BROKEN}:4: move 348 (W T2) is not legal: it repeats an earlier position (positional superko)",
+    ]
+    assert lines[0].startswith("2 games, 3 skipped, ")
+    assert summary["games"] == 2 and [(s["line"], s["move"]) for s in summary["skipped"]] == [
+        (2, None),
+        (3, 3),
+        (4, 348),
+    ]
+    assert summary["skipped"][2]["reason"].endswith("it repeats an earlier position (positional superko)")
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
         ("(;GM[1]SZ[19];B[pd];W)\n", ":2: bad SGF: property with no values"),
-        ("(;GM[1]SZ[19];B[pd];W[dd];B[dd])\n", ":2: move 3 (B D16) is not legal"),
+        ("(;GM[1]SZ[19];B[pd];W[dd];B[dd])\n", ":2: move 3 (B D16) is not legal: the point is occupied"),
         ("(;GM[1]SZ[19];B[zz])\n", ":2: bad SGF: a move or set-up stone is off the 19x19 board"),
         ("(;GM[1]SZ[19];B[pd]\n", ":2: a game that never ends"),
     ],
 )
-def test_a_broken_game_is_refused_with_its_file_and_line(run, model_file, tmp_path, text, words):
+def test_a_broken_game_is_refused_with_its_file_and_line_when_strict(run, model_file, tmp_path, text, words):
     path = tmp_path / "broken.sgf"
     path.write_text(GAMES.read_text().splitlines()[0] + "\n" + text)
-    line = refused(run(str(path), "--model", str(model_file)))
+    line = refused(run(str(path), "--model", str(model_file), "--strict"))
     assert line == f"predict.py: {path}{words}"
 
 
@@ -190,6 +210,10 @@ def test_a_collection_with_no_held_out_games_is_refused(run, model_file, tmp_pat
     path.write_text("\n".join(GAMES.read_text().splitlines()[:4]) + "\n")  # the games of 2008
     line = refused(run(str(path), "--model", str(model_file), "--held-out"))
     assert line == f"predict.py: no games to measure in {path}"
+    path.write_text("\n".join(BROKEN.read_text().splitlines()[1:4]) + "\n")  # every game skipped
+    result = run(str(path), "--model", str(model_file))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines()[-1] == f"predict.py: no games to measure in {path} (3 skipped)"
     assert refused(run(str(GAMES), "--model", str(model_file), "--games", "0")) == (
         f"predict.py: no games to measure in {GAMES}"
     )

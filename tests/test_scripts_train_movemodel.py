@@ -1,7 +1,8 @@
 """The training command (``scripts/train_movemodel.py``) on a tiny collection, run as a subprocess
 with this Python: the model it writes and the provenance inside (the command, the games, the
-split), the games each part of the split holds, and how it refuses bad input (exit 2, one line,
-no traceback). A process costs about a second, so the bad input is tried on ``main`` in this
+split), the games each part of the split holds, the games it skips (named on stderr, counted,
+listed in the provenance; refused with ``--strict``), and how it refuses bad input (exit 2, one
+line, no traceback). A process costs about a second, so the bad input is tried on ``main`` in this
 process in the quick tier, and again as a process in the slow one.
 
 The collection is ``tests/data/tom9d_six_games.sgf``: four games of 2008-01-01, one of
@@ -28,6 +29,7 @@ from goengine.movemodel import MoveModel
 ROOT = Path(__file__).parent.parent
 SCRIPT = ROOT / "scripts" / "train_movemodel.py"
 GAMES = Path(__file__).parent / "data" / "tom9d_six_games.sgf"
+BROKEN = Path(__file__).parent / "data" / "tom9d_broken_games.sgf"  # lines 2, 3, 4 broken: test_training.py
 QUICK = ["--min-count", "2", "--every", "10", "--iterations", "5", "--no-progress"]
 SPLIT = ["--tune-from", "2011-06-01", "--validate-from", "2011-12-25"]
 
@@ -70,6 +72,7 @@ def test_the_model_records_the_command_the_games_and_the_split(trained):
         "file": GAMES.name,
         "sha256": hashlib.sha256(GAMES.read_bytes()).hexdigest(),
         "read": 6,
+        "skipped": [],
     }
     assert p["split"] == {
         "validate_from": "2011-12-25",
@@ -161,6 +164,35 @@ def test_an_out_folder_that_does_not_exist_is_refused_before_training(run, tmp_p
     assert line == f"train_movemodel.py: no such folder for --out: {out.parent}"
 
 
+def test_games_that_cannot_be_read_or_replayed_are_skipped_named_and_listed_in_the_provenance(tmp_path, capsys):
+    out = tmp_path / "m.npz"
+    assert script().main([str(BROKEN), "--out", str(out), *QUICK, *SPLIT]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[:4] == [
+        f"skipped {BROKEN}:2: bad SGF: property with no values",
+        f"skipped {BROKEN}:3: move 3 (B D16) is not legal: the point is occupied",
+        f"skipped {BROKEN}:4: move 348 (W T2) is not legal: it repeats an earlier position (positional superko)",
+        f"2 games in {BROKEN} (3 skipped): 2 training, 0 tuning (from 2011-06-01), 0 validation "
+        "(from 2011-12-25, not read again)",
+    ]
+    games = MoveModel.load(out).provenance["games"]
+    assert games["read"] == 2
+    assert games["skipped"] == [
+        {"source": BROKEN.name, "line": 2, "move": None, "reason": "bad SGF: property with no values"},
+        {"source": BROKEN.name, "line": 3, "move": 3, "reason": "(B D16) is not legal: the point is occupied"},
+        {
+            "source": BROKEN.name,
+            "line": 4,
+            "move": 348,
+            "reason": "(W T2) is not legal: it repeats an earlier position (positional superko)",
+        },
+    ]
+    strict = tmp_path / "strict.npz"
+    assert script().main([str(BROKEN), "--out", str(strict), *QUICK, *SPLIT, "--strict"]) == 2
+    assert capsys.readouterr().err.splitlines() == [f"train_movemodel.py: {BROKEN}:2: bad SGF: property with no values"]
+    assert not strict.exists()
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
@@ -170,19 +202,21 @@ def test_an_out_folder_that_does_not_exist_is_refused_before_training(run, tmp_p
         ("(;GM[1]SZ[19];B[pd]\n", ":2: a game that never ends"),
     ],
 )
-def test_a_broken_game_is_refused_with_its_file_and_line(run, tmp_path, text, words):
+def test_a_broken_game_is_refused_with_its_file_and_line_when_strict(run, tmp_path, text, words):
     path = tmp_path / "broken.sgf"
     path.write_text(GAMES.read_text().splitlines()[0] + "\n" + text)
-    line = refused(run(str(path), "--out", str(tmp_path / "m.npz"), *QUICK))
+    line = refused(run(str(path), "--out", str(tmp_path / "m.npz"), *QUICK, "--strict"))
     assert line == f"train_movemodel.py: {path}{words}"
     assert not (tmp_path / "m.npz").exists()
 
 
-def test_an_illegal_move_is_refused_with_its_game_and_number(run, tmp_path):
+def test_an_illegal_move_is_refused_with_its_game_and_number_when_strict(run, tmp_path):
     path = tmp_path / "illegal.sgf"
     path.write_text("(;GM[1]SZ[19]DT[2008-01-01];B[pd];W[dd];B[pd])\n")
-    line = refused(run(str(path), "--out", str(tmp_path / "m.npz"), *QUICK))
-    assert line == f"train_movemodel.py: {path}:1: move 3 (B Q16) is not legal"
+    line = refused(run(str(path), "--out", str(tmp_path / "m.npz"), *QUICK, "--strict"))
+    assert line == f"train_movemodel.py: {path}:1: move 3 (B Q16) is not legal: the point is occupied"
+    line = refused(run(str(path), "--out", str(tmp_path / "m.npz"), *QUICK))  # skipped: nothing to train on
+    assert line == "train_movemodel.py: no training games"
 
 
 def test_a_file_that_is_not_xz_is_refused(run, tmp_path):

@@ -2,12 +2,15 @@
 collections, the split by date, the shape harvest and dictionary, the extraction of candidate
 features, the fit, and the measures.
 
-Reading guide: collections are written to temporary files (``.sgf`` and ``.sgf.xz``); the real
-games are ``tests/data/tom9d_six_games.sgf`` (six games of the project's training file, as they
-are there). Harvest and extraction are checked against ``tests/naive_features.py`` and against
-``position_features`` on a ``Board`` replaying the same game; the fit's objective and gradient
-against a plain-Python softmax and finite differences; the ranks against positions whose ties are
-known.
+Reading guide: collections are written to temporary files (``.sgf`` and ``.sgf.xz``); the real games
+are ``tests/data/tom9d_six_games.sgf`` (six games of the project's training file, as they are
+there), and ``tests/data/tom9d_broken_games.sgf`` a collection with a game broken in each way a game
+is skipped for: lines 1, 4 and 5 are lines 29,060 to 29,062 of the training file as they are there
+(line 4's White T2, move 348, repeats an earlier position: positional superko), line 2 cannot be
+read (a property with no value), line 3 plays on an occupied point. Harvest and extraction are
+checked against ``tests/naive_features.py`` and against ``position_features`` on a ``Board``
+replaying the same game; the fit's objective and gradient against a plain-Python softmax and finite
+differences; the ranks against positions whose ties are known.
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ from goengine.board import BLACK, PASS, WHITE, Board
 from goengine.kernels import features as kf
 from goengine.kernels import learn as kl
 from goengine.movemodel import geometry, shape_keys, unpack_contents
-from goengine.training import Positions, Ranks, Split
+from goengine.training import Positions, Ranks, Skipped, Split
 
 DATA = Path(__file__).parent / "data"
 REAL = DATA / "tom9d_six_games.sgf"
+BROKEN = DATA / "tom9d_broken_games.sgf"
 
 GAME_A = "(;GM[1]FF[4]SZ[9]KM[7]DT[2010-02-03];B[ee];W[cc];B[gc];W[tt];B[tt])"
 GAME_B = "(;GM[1]FF[4]SZ[9]DT[2011-06-01]AB[cc][gg]PL[W];W[ee];B[ce])"
@@ -99,11 +103,45 @@ def test_read_games_keeps_what_keep_accepts_up_to_the_limit(tmp_path):
     ],
 )
 @pytest.mark.parametrize("name", ["c.sgf", "c.sgf.xz"])
-def test_a_broken_game_is_refused_with_its_file_and_line(tmp_path, game, words, name):
+def test_a_broken_game_is_skipped_with_its_file_and_line_or_refused_when_strict(tmp_path, game, words, name):
     path = write(tmp_path / name, f"{GAME_A}\n{GAME_C}\n{game}\n{GAME_A}\n")
+    skipped = []
+    assert [g.line for g in training.read_games(path, skipped=skipped)] == [1, 2, 4]
+    assert skipped == [Skipped(str(path), 3, None, words)]
     with pytest.raises(ValueError) as err:
-        training.read_games(path)
+        training.read_games(path)  # strict: no list to put it in
     assert str(err.value) == f"{path}:3: {words}"
+
+
+def test_every_game_that_cannot_be_read_or_replayed_is_skipped_and_named_with_line_move_and_reason():
+    skipped = []
+    games = training.read_games(BROKEN, skipped=skipped)
+    assert [g.line for g in games] == [1, 5]
+    assert [str(s) for s in skipped] == [
+        f"{BROKEN}:2: bad SGF: property with no values",
+        f"{BROKEN}:3: move 3 (B D16) is not legal: the point is occupied",
+        f"{BROKEN}:4: move 348 (W T2) is not legal: it repeats an earlier position (positional superko)",
+    ]
+    assert skipped[2].as_dict() == {
+        "source": "tom9d_broken_games.sgf",
+        "line": 4,
+        "move": 348,
+        "reason": "(W T2) is not legal: it repeats an earlier position (positional superko)",
+    }
+    with pytest.raises(ValueError, match=f"^{re.escape(str(BROKEN))}:2: bad SGF"):
+        training.read_games(BROKEN)  # strict: the first one stops it
+    # the superko game replays with simple ko (the kernels' rule) but not with the engine's
+    superko = training.parse_game(BROKEN.read_bytes().splitlines()[3], str(BROKEN), 4)
+    assert len(training.harvest([superko])[0]) == len(superko.moves) == 368  # every move, all on points
+    assert training.replay(superko) == skipped[2]
+    assert training.replay(games[0]) is None
+
+
+def test_a_limit_counts_the_games_read_not_those_skipped():
+    skipped = []
+    assert [g.line for g in training.read_games(BROKEN, limit=2, skipped=skipped)] == [1, 5]
+    assert len(skipped) == 3
+    assert [g.line for g in training.read_games(BROKEN, limit=1, skipped=[])] == [1]
 
 
 @pytest.mark.parametrize(
@@ -114,8 +152,12 @@ def test_a_broken_game_is_refused_with_its_file_and_line(tmp_path, game, words, 
         (f"{GAME_A}\n(;GM[1]SZ[9]C[an escaped end\\])\n", 2, "a game that never ends"),
     ],
 )
-def test_a_collection_cut_wrongly_is_refused_with_its_file_and_line(tmp_path, text, line, words):
-    path = write(tmp_path / "c.sgf", text)
+def test_a_collection_cut_wrongly_is_skipped_where_it_goes_wrong_or_refused_when_strict(tmp_path, text, line, words):
+    path = write(tmp_path / "c.sgf", f"{text}{GAME_C}\n" if "closes" in words else text)
+    skipped = []
+    games = training.read_games(path, skipped=skipped)
+    assert skipped == [Skipped(str(path), line, None, words)]
+    assert [g.size for g in games] == ([9, 9, 13] if "closes" in words else [9])  # the cut goes on after a ')'
     with pytest.raises(ValueError) as err:
         training.read_games(path)
     assert str(err.value) == f"{path}:{line}: {words}"
@@ -131,7 +173,9 @@ def test_a_file_that_is_not_xz_is_refused_with_its_name(tmp_path):
 
 def test_an_illegal_move_is_refused_when_the_game_is_replayed_with_its_number(tmp_path):
     path = write(tmp_path / "i.sgf", f"{GAME_A}\n(;GM[1]SZ[9];B[ee];W[cc];B[cc])\n")
-    games = training.read_games(path)  # legality is the replay's business
+    with pytest.raises(ValueError, match=re.escape(f"{path}:2: move 3 (B C7) is not legal: the point is occupied")):
+        training.read_games(path)  # read_games replays every game it returns
+    games = [training.parse_game(text, str(path), n) for n, text in enumerate(path.read_bytes().splitlines(), 1)]
     model = training.new_model(training.dictionary(*training.harvest(games[:1]), 1))
     message = re.escape(f"{path}:2: move 3 (B C7) is not legal")
     with pytest.raises(ValueError, match=message):
@@ -145,9 +189,11 @@ def test_an_illegal_move_is_refused_when_the_game_is_replayed_with_its_number(tm
 def test_a_ko_retaken_at_once_is_illegal_in_the_replay(tmp_path):
     # Black takes the ko at C3 (it captures B3), White retakes at once
     ko = "(;GM[1]SZ[5]AB[bb][ac][bd]AW[cb][bc][dc][cd];B[cc];W[bc])"
-    games = training.read_games(write(tmp_path / "k.sgf", ko))
+    path = write(tmp_path / "k.sgf", ko)
+    with pytest.raises(ValueError, match=r"k.sgf:1: move 2 \(W B3\) is not legal: it retakes a ko at once"):
+        training.read_games(path)
     with pytest.raises(ValueError, match=r"k.sgf:1: move 2 \(W B3\) is not legal"):
-        training.harvest(games)
+        training.harvest([training.parse_game(ko.encode(), str(path), 1)])
 
 
 # ---- the split

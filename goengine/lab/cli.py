@@ -20,10 +20,16 @@ goengine Black). Each finished game is appended to ``OUT/games.jsonl`` at once a
 ``OUT/sgf/CONFIG-NNNN.sgf``; running the same command again plays only the games that are missing.
 The SGF is made from the record alone (``goengine.lab.gamefiles``), so ``--report --sgf`` writes
 every game's file again from ``games.jsonl`` (git keeps the records, not the files).
+A run killed while it wrote a record leaves a torn last line in ``games.jsonl``: the next run says
+so (file and line), cuts it off before it plays and plays that game again; any other line that is
+not a record stops the run with the file and the line (``goengine.lab.records``).
 A void game (an engine crashed, hung or answered garbage) is replayed once; after ``--max-voids``
-void games in a row the run stops with a message. The table gives, per configuration, the win
-rate with its Wilson 95 % interval and the Elo difference interval, per colour, average moves per
-game and seconds per move for both sides; ``OUT/winrate.png`` plots it.
+void games in a row the run stops with a message. Exit status: 0 when the games were played (or
+had been), 1 when every game the run played was void (the voids' reasons on stderr), 2 for a
+command line refused, or a run stopped early (``--max-voids``, a full disk, an interrupt). The
+table gives, per configuration, the win rate with its Wilson 95 % interval and the Elo difference
+interval, per colour, average moves per game and seconds per move for both sides;
+``OUT/winrate.png`` plots it.
 
 ``--sprt ELO0,ELO1`` (with ``--alpha``, ``--beta``) stops each configuration as soon as Wald's test
 accepts H0 or H1 (``goengine.lab.sprt``); ``--games`` is then the cap. ``--tournament`` plays every
@@ -36,6 +42,12 @@ since a handicap game's sides are not alike. ``--white-handicap-bonus`` is what 
 for the stones, counted by the referee and told to goengine: N against GNU Go by default, whose
 Chinese rules count it (the referee and GNU Go's ``final_score`` then agree), else 0.
 
+``--timeout`` is how long an engine may take to answer once it has started: 120 s by default, or
+the longest a move may take (``--seconds``, or what ``--time`` allows one move) with 10 % and 5 s
+over it when that is longer; a shorter one is refused. ``--startup-timeout`` is each command's
+allowance from an engine's launch to its first move answered (goengine compiles its kernels on a
+cold cache in its first ``genmove``), and the warm-up game's.
+
 The engine's seed for game i is ``--seed + i`` (it is part of the command line in the record).
 A folder never mixes games of another engine version (commit) into a configuration unless
 ``--allow-mixed-commits`` is given; ``--report`` then shows one row per version.
@@ -44,6 +56,8 @@ A folder never mixes games of another engine version (commit) into a configurati
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
 import os
 import re
 import shlex
@@ -53,7 +67,7 @@ from pathlib import Path
 from goengine.lab import MissingExtra, gamefiles, needs, report
 from goengine.lab.client import GtpClient, GtpClientError
 from goengine.lab.ratings import Result, minimizer, rate
-from goengine.lab.records import append_record, load_records
+from goengine.lab.records import CorruptRecords, append_record, load_records, read_records, remove_torn_line
 from goengine.lab.referee import GNUGO
 from goengine.lab.referee_clock import TimeControl
 from goengine.lab.schedule import ENGINE_COLORS, Pairing, Player, Runner, pending
@@ -62,6 +76,8 @@ from goengine.lab.stats import engine_version, score, summarize
 from goengine.ruleset import HANDICAP_BONUSES
 
 PROG = "goengine-match"
+TIMEOUT = 120.0  # seconds for a command, when no move may take longer (--timeout)
+STARTUP_TIMEOUT = 600.0  # seconds for each command of an engine's start-up (--startup-timeout)
 DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -m goengine --quiet"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 
@@ -118,7 +134,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--time", default=None, metavar="MAIN[+BYOxPERIODS|+BYO/MOVES]", help="a clock for both sides")
     p.add_argument("--no-time-left", action="store_true", help="with --time: never send time_left (as gogui-twogtp)")
     p.add_argument("--seed", type=int, default=1, help="goengine's seed for game 0; game i uses seed + i (default 1)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds allowed for one GTP command (default 120)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds an engine may take to answer a command once it has started (default: 120, or the longest "
+        "a move may take under --seconds or --time, plus 10 %% and 5 s, when that is longer; a shorter value "
+        "is refused)",
+    )
+    p.add_argument(
+        "--startup-timeout",
+        type=float,
+        default=STARTUP_TIMEOUT,
+        metavar="SECONDS",
+        help="seconds an engine may take to answer each command of its start-up, from its launch to its first "
+        f"move, that genmove included (goengine compiles its kernels there on a cold cache); and each command "
+        f"of the warm-up game; never less than --timeout (default {STARTUP_TIMEOUT:g})",
+    )
     p.add_argument("--max-voids", type=int, default=3, help="stop after this many void games in a row (default 3)")
     p.add_argument("--sprt", default=None, metavar="ELO0,ELO1", help="stop each configuration by Wald's SPRT")
     p.add_argument("--alpha", type=float, default=0.05, help="SPRT: chance of accepting H1 when H0 holds (0.05)")
@@ -242,10 +275,11 @@ def _settings(command: str) -> list[str]:
     return shlex.split(pinned(shlex.join(words)))[1:]
 
 
-def engine_version_of(player: Player) -> str:
-    """What the engine answers to GTP ``version`` (goengine names its commit)."""
+def engine_version_of(player: Player, timeout: float = STARTUP_TIMEOUT) -> str:
+    """What the engine answers to GTP ``version`` (goengine names its commit), its first answer:
+    ``timeout`` is a start-up's."""
     try:
-        client = GtpClient(shlex.split(player.command), timeout=60)
+        client = GtpClient(shlex.split(player.command), timeout=timeout)
     except OSError as err:
         return f"unknown (cannot start it: {err})"
     try:
@@ -300,13 +334,69 @@ def mismatches(pairings: list[Pairing], records: list[dict], args: argparse.Name
         for pairing in pairings:
             versions = played_by.get(pairing.config)
             if versions:
-                now = engine_version_of(pairing.engine)
+                now = engine_version_of(pairing.engine, args.startup_timeout)
                 if versions != {now}:
                     problems.add(
                         f"{pairing.config}: played by {', '.join(sorted(versions))}, the engine is now {now} "
                         "(--allow-mixed-commits to add its games; --report then shows one row per version)"
                     )
     return sorted(problems)
+
+
+def move_seconds(command: str) -> float | None:
+    """The ``--seconds`` a command line gives (the last, as goengine reads it), or None."""
+    words = shlex.split(command)
+    found = None
+    for i, word in enumerate(words):
+        if word == "--seconds" and i + 1 < len(words):
+            text = words[i + 1]
+        elif word.startswith("--seconds="):
+            text = word.partition("=")[2]
+        else:
+            continue
+        with contextlib.suppress(ValueError):  # goengine refuses it itself: its games are void, saying why
+            found = float(text)
+    return found
+
+
+def longest_move(players: list[Player], clock: TimeControl | None) -> tuple[float, str] | None:
+    """The longest a move may take as the command line says, and what says so: the clock's
+    longest move (``TimeControl.longest_move``), and the ``--seconds`` of every goengine command
+    line (a configuration's; an opponent's when it runs goengine); None when nothing bounds a
+    move's time (a playout budget, another engine's own settings)."""
+    bounds = [(clock.longest_move(), f"--time {clock.describe()}")] if clock else []
+    for player in players:
+        seconds = move_seconds(player.command) if player.seeded or is_goengine(player.command) else None
+        if seconds is not None:
+            bounds.append((seconds, f"--seconds {seconds:g} ({player.name})"))
+    return max(bounds) if bounds else None
+
+
+def timeouts(args: argparse.Namespace, players: list[Player], clock: TimeControl | None) -> tuple[float, float]:
+    """``(timeout, startup_timeout)`` for the games. A command must be allowed more than a move
+    may take (``longest_move``), with 10 % and 5 s over it for the round trip and an engine's
+    overrun; else every slow move would void its game (under a clock, a game the clock should
+    decide). So ``--timeout`` defaults to TIMEOUT or that, whichever is longer, and a shorter
+    ``--timeout`` is refused, not raised: the command line contradicts itself, and the run says so
+    before it plays rather than run with a setting other than the one typed. The start-up
+    allowance is never less than ``timeout``."""
+    longest = longest_move(players, clock)
+    needed = math.ceil(longest[0] + longest[0] / 10 + 5) if longest else 0
+    if args.timeout is None:
+        timeout = max(TIMEOUT, needed)
+    elif args.timeout <= 0:
+        raise Usage(f"--timeout must be above 0 s, got {args.timeout:g}")
+    elif args.timeout < needed:
+        raise Usage(
+            f"--timeout {args.timeout:g} s is shorter than a move may take: {longest[1]} allows {longest[0]:g} s; "
+            f"give --timeout {needed} or more (10 % and 5 s over it), or leave it out "
+            f"(it then is {max(TIMEOUT, needed):g})"
+        )
+    else:
+        timeout = args.timeout
+    if args.startup_timeout <= 0:
+        raise Usage(f"--startup-timeout must be above 0 s, got {args.startup_timeout:g}")
+    return timeout, max(args.startup_timeout, timeout)
 
 
 def check_programs(players: list[Player]) -> None:
@@ -318,10 +408,11 @@ def check_programs(players: list[Player]) -> None:
 
 def warm_up(players: list[Player], timeout: float) -> None:
     """Start each goengine configuration once and play a short game on a 5x5 board with it, one
-    after another, before any game (seed 0, which no game uses): goengine compiles its kernels
-    into its on-disk cache when it first calls them (under a minute on a cold machine, more when
-    several compile at once), which would otherwise fall on the first game's first moves: the
-    first ``genmove`` could exceed ``--timeout``, and the second, which keeps the subtree of the
+    after another, before any game (seed 0, which no game uses), each command allowed
+    ``timeout`` (the start-up's, ``--startup-timeout``): goengine compiles its kernels into its
+    on-disk cache when it first calls them (under a minute on a cold machine, more when several
+    compile at once), which would otherwise fall on the first game's first moves: the first
+    ``genmove`` would spend the game's clock on it, and the second, which keeps the subtree of the
     first (``Tree.keep_subtree``), took 15 s of a 2 s budget in a 19x19 game. So: a move for each
     colour, then ``final_score`` (the judging playouts). Any failure here is only reported: the
     games themselves judge a faulty engine."""
@@ -431,7 +522,8 @@ def write_sgf_files(out: Path) -> int:
     all; says on stderr how many files it wrote in which folder, and returns how many in all.
     Every record is read before any file is written, so a record this code cannot read (edited
     by hand) stops the run before it touches anything."""
-    folders = {folder: load_records(folder / "games.jsonl") for folder in record_folders(out)}
+    # a torn last line is skipped again, without a word: the report has just said so (all_records)
+    folders = {folder: read_records(folder / "games.jsonl")[0] for folder in record_folders(out)}
     for folder, records in folders.items():
         for r in records:
             try:
@@ -459,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     try:
         return run(args, out)
-    except (Usage, MissingExtra) as err:
+    except (Usage, MissingExtra, CorruptRecords) as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
 
@@ -498,16 +590,22 @@ def run(args: argparse.Namespace, out: Path) -> int:
         needs("dask.distributed", "--cluster")
     if args.tournament:
         minimizer()  # the ratings at the end
-        players = tournament_players(args)
-        check_programs(players)
-        pairings = tournament_pairings(players, out)
+        pairings = tournament_pairings(tournament_players(args), out)
         folders = {p.config: out / "pairs" / p.config for p in pairings}
     else:
         pairings = plain_pairings(args, out, test)
-        check_programs([p.engine for p in pairings] + [pairings[0].opponent])
         folders = {p.config: out for p in pairings}
+    players = [p for pairing in pairings for p in (pairing.engine, pairing.opponent)]
+    timeout, startup_timeout = timeouts(args, players, clock)
+    check_programs(players)
     # every folder's file read once; a record names its configuration (pair names differ too)
-    records = [r for folder in sorted(set(folders.values())) for r in load_records(folder / "games.jsonl")]
+    records, torn = [], []
+    for folder in sorted(set(folders.values())):
+        kept, tear = read_records(folder / "games.jsonl")
+        records += kept
+        if tear is not None:
+            print(f"{tear.describe()}: skipped; its game is played again", file=sys.stderr)
+            torn.append(tear)
     problems = mismatches(pairings, records, args)
     if problems:
         print(
@@ -516,6 +614,13 @@ def run(args: argparse.Namespace, out: Path) -> int:
             file=sys.stderr,
         )
         return 2
+    for tear in torn:  # before any record is appended: the file ends with its last complete record
+        try:
+            remove_torn_line(tear)
+        except (OSError, ValueError) as err:
+            print(f"{PROG}: cannot remove the torn record of {tear.path}: {err}", file=sys.stderr)
+            return 2
+        print(f"{tear.path}, line {tear.line}: the torn record's {tear.size} bytes removed", file=sys.stderr)
     for folder in set(folders.values()):
         folder.mkdir(parents=True, exist_ok=True)
 
@@ -530,7 +635,8 @@ def run(args: argparse.Namespace, out: Path) -> int:
             komi=args.komi,
             handicap=args.handicap,
             white_handicap_bonus=args.white_handicap_bonus,
-            timeout=args.timeout,
+            timeout=timeout,
+            startup_timeout=startup_timeout,
             time_control=clock,
             time_left=not args.no_time_left,
         )
@@ -559,18 +665,39 @@ def run(args: argparse.Namespace, out: Path) -> int:
     )
     if specs and not args.cluster:  # goengine's configurations (the opponents are other programs)
         configs = {p.name: p for pairing in pairings for p in (pairing.engine, pairing.opponent) if p.seeded}
-        warm_up(list(configs.values()), 5 * args.timeout)
+        warm_up(list(configs.values()), startup_timeout)
     runner = Runner(jobs, args.cluster)
+    kept = len(records)
     stop = play(runner, specs, records, folders, args, verdict, specs_to_play)
     show(all_records(out), out, args)
     if test:
         for pairing in pairings:
             print(f"{pairing.config}: {verdict(pairing.config)}", file=sys.stderr)
     print(f"games: {where}; SGF: {out / 'pairs' / '*' / 'sgf' if args.tournament else out / 'sgf'}", file=sys.stderr)
+    nothing = no_valid_game(records[kept:])
+    if nothing:
+        print(f"{PROG}: {nothing}", file=sys.stderr)
     if stop:
         print(f"stopped: {stop}", file=sys.stderr)
         return 2
-    return 0
+    return 1 if nothing else 0
+
+
+def no_valid_game(played: list[dict], shown: int = 5) -> str | None:
+    """When the games a run played were all void, what says so and why: the voids' reasons, each
+    with how many games it voided, the most frequent first (``shown`` of them); else None. A
+    match that gave nothing to count must not end as one that did (exit status 1)."""
+    if not played or any(not r.get("void") for r in played):
+        return None
+    reasons: dict[str, int] = {}
+    for r in played:
+        reasons[r["void"]] = reasons.get(r["void"], 0) + 1
+    ranked = sorted(reasons.items(), key=lambda item: -item[1])
+    lines = [f"{reason} ({count} game{'s' if count > 1 else ''})" for reason, count in ranked[:shown]]
+    if len(ranked) > shown:
+        lines.append(f"and {len(ranked) - shown} other reasons")
+    games = f"the {len(played)} games played were all void" if len(played) > 1 else "the one game played was void"
+    return f"no game was valid: {games}:\n  " + "\n  ".join(lines)
 
 
 def play(runner: Runner, specs, records: list[dict], folders, args, verdict, specs_to_play) -> str | None:

@@ -22,6 +22,11 @@ lets White move first; the record keeps the number and the points (``handicap``,
 (``white_handicap_bonus``: KataGo's 0, N-1 or N, ``goengine.ruleset``) is counted as komi by the
 referee and told to an engine that takes ``kata-set-rules``; GNU Go's Chinese rules give N.
 
+Every command has a timeout: ``GameSpec.timeout`` once an engine has started, and the longer
+``startup_timeout`` for each command of its start-up, from its launch to its first move answered
+(that ``genmove`` included): an engine may load or compile what it needs on the way, as goengine
+compiles its kernels into a cold cache in its first ``genmove``.
+
 Under a time control (``GameSpec.time_control``, ``lab.referee_clock``) both engines are told it before
 the game, each ``genmove`` is preceded by ``time_left`` (unless ``time_left`` is off, as
 gogui-twogtp plays), the referee's own clock is charged the command's round trip, and a fallen
@@ -63,7 +68,8 @@ class GameSpec:
     komi: float = 7.5
     handicap: int = 0  # GTP's fixed handicap stones for Black (White then moves first)
     white_handicap_bonus: str = "0"  # KataGo's 0, N-1 or N: White's points for the stones (ruleset)
-    timeout: float = 120.0  # seconds for one GTP command (a genmove included)
+    timeout: float = 120.0  # seconds for one GTP command (a genmove included), once the engine has started
+    startup_timeout: float = 600.0  # seconds for each command of an engine's start-up: up to its first move
     max_moves: int = 0  # 0: 3 x points
     sgf_dir: str = ""
     attempt: int = 0
@@ -179,7 +185,7 @@ def play_game(spec: GameSpec) -> dict:
     void = None
     try:
         for color in (BLACK, WHITE):
-            client = _start(commands[color], spec.timeout)
+            client = _start(commands[color], max(spec.startup_timeout, spec.timeout))  # until its first move
             engines[color] = client
             sides[color].name = client.send("name")
             sides[color].version = client.send("version")
@@ -212,6 +218,7 @@ def play_game(spec: GameSpec) -> dict:
             t0 = time.perf_counter()
             answer = engines[color].send(f"genmove {letter}").strip().lower()
             spent = time.perf_counter() - t0
+            engines[color].timeout = spec.timeout  # its start-up is over
             sides[color].seconds += spent
             sides[color].times.append(round(spent, 4))
             sides[color].moves += 1

@@ -61,6 +61,16 @@ class TimeControl:
             return f"{self.main:g}"
         return f"{self.main:g}+{self.byo:g}{'x' if self.kind == 'byoyomi' else '/'}{self.count}"
 
+    def longest_move(self) -> float:
+        """The longest one move may take before the flag falls, on a clock no move has touched:
+        the main time, then every Japanese period (a move uses up each one it goes past, and
+        keeps the one it ends in) or the one Canadian period."""
+        if self.kind == "absolute":
+            return self.main
+        if self.kind == "byoyomi":
+            return self.main + self.byo * self.count
+        return self.main + self.byo
+
     def setup_commands(self, knows_kgs: bool) -> list[str]:
         """The GTP commands that tell an engine this time control."""
         if self.kind == "absolute":
