@@ -635,3 +635,38 @@ def test_serve_returns_when_reading_input_fails():
     returned; its reader thread died without queueing the end-of-input mark.)"""
     rc, out = run_serve(FailingInput(), timeout=3)
     assert out.getvalue().startswith("=1 goengine\n\n")
+
+
+# ---- issue 38: input of any length, and what a line is
+
+
+def test_an_id_of_any_length_is_echoed_and_the_next_line_answered():
+    """An id is digits, as many as the controller sends: it is echoed as its integer's text.
+    (Before: an id of 4,301 digits made ``parse_line``'s int() raise outside any handler, serve's
+    loop died with it, and the next command was never answered.)"""
+    long_id = "1" * 4301
+    rc, out = run_serve(io.StringIO(f"{long_id} name\n2 name\n000{long_id} foo\n"))
+    assert rc == 0
+    assert out.getvalue() == f"={long_id} goengine\n\n=2 goengine\n\n?{long_id} unknown command\n\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "response"),
+    [
+        ("boardsize 1_9", "? syntax error"),  # Python's int() reads 19
+        ("boardsize \u0661\u0669", "? syntax error"),  # Arabic-Indic 19: int() reads that too
+        ("boardsize 0000000000000000000000000000000000000000000000000000000000000000000000000000000000000007", "="),
+        ("boardsize 99999999999999999999999999", "? unacceptable size"),
+        ("fixed_handicap " + "9" * 5000, "? integer too long (5000 digits; at most 100)"),
+        ("time_left b 10 -" + "1" * 101, "? integer too long (101 digits; at most 100)"),
+        ("komi 1_0", "? syntax error"),  # float() reads 10
+        ("komi \u0667.\u0665", "? syntax error"),  # float() reads 7.5
+        ("komi " + "9" * 5000, "? syntax error"),  # infinite
+        ("komi -.5e1", "="),
+    ],
+)
+def test_a_numeric_argument_is_ascii_digits_and_any_length_gets_a_gtp_answer(line, response):
+    """GTP's int and float are ASCII digits. (Before: ``1_9`` and other scripts' digits were
+    read as 19, and 5,000 digits were a syntax error only because int() refused them with a
+    message of its own, which ``goengine-set`` passed on: tests/test_gtp_settings.py.)"""
+    assert Harness().send(line) == response + "\n\n"

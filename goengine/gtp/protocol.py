@@ -10,7 +10,9 @@ helpers (``color``, ``vertex``, ``integer``, ``number``) raise GTP's canonical e
 
 What a controller can rely on:
 
-- one line in, one response out, ending with an empty line; an id, 0 included, is echoed;
+- one line in, one response out, ending with an empty line; an id, 0 included, is echoed, as
+  the integer its digits write (leading zeros dropped), however many digits it has: it is kept
+  as text, never converted (Python's ``int`` refuses more than 4,300 digits);
 - any exception in a handler becomes ``? message``, never a traceback (that goes to the log,
   stderr); a multi-line response never contains an empty line (it would end it early);
 - ``list_commands`` and ``known_command`` are generated from the table, never kept by hand;
@@ -50,28 +52,37 @@ def syntax_error() -> GtpError:
 
 
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+# GTP's numbers are ASCII: Python's int() and float() also read other scripts' digits and "1_0"
+_DIGITS = re.compile("[0-9]+")
+_INTEGER = re.compile("[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# The most digits an integer argument may have: far more than any GTP argument needs (GTP's int is
+# below 2**31, ten digits), far fewer than Python's int() takes from text (4,300 by default, as
+# few as 640 if PYTHONINTMAXSTRDIGITS says so), so int() never refuses one with its own message.
+MAX_DIGITS = 100
 
 
-def parse_line(line: str) -> tuple[int | None, str | None, list[str]]:
+def parse_line(line: str) -> tuple[str | None, str | None, list[str]]:
     """``(id, command, arguments)`` of one input line, as GTP 2 section 3.1 says: control
     characters other than tab and newline removed, ``#`` comments cut, tabs made spaces, tokens
     split on any run of white space. Other characters, non-ASCII ones included, are kept: an
-    unknown word stays an unknown command rather than turning into a known one."""
+    unknown word stays an unknown command rather than turning into a known one. The id is the
+    text of the integer (``007`` is ``7``), of any length."""
     text = _CONTROL.sub("", line.replace("\t", " ")).split("#", 1)[0]
     tokens = [token for token in text.split(" ") if token]  # GTP's white space: space and tab only
     message_id = None
-    if tokens and tokens[0].isdigit() and tokens[0].isascii():
-        message_id = int(tokens.pop(0))
+    if tokens and _DIGITS.fullmatch(tokens[0]):
+        message_id = tokens.pop(0).lstrip("0") or "0"
     if not tokens:
         return message_id, None, []
     return message_id, tokens[0], tokens[1:]
 
 
-def format_response(message_id: int | None, ok: bool, text: str) -> str:
+def format_response(message_id: str | None, ok: bool, text: str) -> str:
     """``=id text`` / ``?id text`` with a blank line after; no empty line inside the text."""
     lines = [line.rstrip() for line in text.replace("\r", "").split("\n")]
     body = "\n".join(line if line else " " for line in lines).strip("\n") if text else ""
-    head = ("=" if ok else "?") + ("" if message_id is None else str(message_id))
+    head = ("=" if ok else "?") + ("" if message_id is None else message_id)
     return f"{head} {body}\n\n" if body else f"{head}\n\n"
 
 
@@ -101,18 +112,23 @@ def vertex(size: int, text: str) -> int:
 
 
 def integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise syntax_error() from None
+    """An integer written in ASCII digits, with an optional sign: a syntax error for anything
+    else (``1_0``, ``1.0``, other scripts' digits, which Python's int() takes), ``integer too
+    long`` for more than MAX_DIGITS digits (leading zeros aside)."""
+    if not _INTEGER.fullmatch(text):
+        raise syntax_error()
+    digits = len(text.lstrip("+-").lstrip("0"))
+    if digits > MAX_DIGITS:
+        raise GtpError(f"integer too long ({digits} digits; at most {MAX_DIGITS})")
+    return int(text)
 
 
 def number(text: str) -> float:
-    """A finite float; a syntax error otherwise."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise syntax_error() from None
+    """A finite float in ASCII digits (``7.5``, ``-1``, ``.5``, ``1e3``); a syntax error otherwise
+    (``nan``, ``inf``, ``1_0``, and what overflows, such as ``1e400`` or a thousand digits)."""
+    if not _FLOAT.fullmatch(text):
+        raise syntax_error()
+    value = float(text)
     if not math.isfinite(value):
         raise syntax_error()
     return value
@@ -142,7 +158,7 @@ class Protocol:
         self.input_pending = input_pending or (lambda: False)
         self.commands: dict[str, Handler] = {}
         self.disconnect = False
-        self._id: int | None = None
+        self._id: str | None = None
         self.register("protocol_version", lambda args: "2")
         self.register("name", lambda args: name)
         self.register("version", lambda args: version)
@@ -181,7 +197,7 @@ class Protocol:
 
     def header(self) -> str:
         """The success header of the current command, for handlers that stream their body."""
-        return "=" + ("" if self._id is None else str(self._id)) + "\n"
+        return "=" + ("" if self._id is None else self._id) + "\n"
 
     def interrupt(self) -> None:
         """What ``# interrupt`` does; a subclass with a search stops it."""
