@@ -670,3 +670,15 @@ def test_a_numeric_argument_is_ascii_digits_and_any_length_gets_a_gtp_answer(lin
     read as 19, and 5,000 digits were a syntax error only because int() refused them with a
     message of its own, which ``goengine-set`` passed on: tests/test_gtp_settings.py.)"""
     assert Harness().send(line) == response + "\n\n"
+
+
+def test_a_bare_cr_is_removed_and_only_lf_ends_a_line(monkeypatch):
+    """GTP 2 section 2.2: CR is discarded, LF ends a line. ``1 name\\r2 name`` is one line, the
+    command ``name2``; CR LF ends a line as LF does. (Before: stdin was read in Python's text mode,
+    whose universal newlines end a line at a lone CR: two commands, two answers, and a controller
+    that sent one line read the second answer as the reply to its next command.)"""
+    stdin = io.TextIOWrapper(io.BytesIO(b"1 name\r2 name\n3 name\r\n\r\n4 na\rme\n"))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    rc, out = run_serve(None)
+    assert rc == 0
+    assert out.getvalue() == "?1 unknown command\n\n=3 goengine\n\n=4 goengine\n\n"

@@ -19,6 +19,9 @@ What a controller can rely on:
 - a line is split as GTP 2 section 3.1 says (``parse_line``): control characters removed,
   ``#`` comments cut, tokens split on runs of spaces and tabs; other characters, non-ASCII ones
   included, are kept, so an unknown word stays an unknown command;
+- only LF ends a line: a CR is a control character, removed like the others (GTP 2 section
+  2.2), so ``name\rname`` is one line, ``namename`` (``text_input``: Python's text mode would
+  make a lone CR a line end, and a controller's answers would fall out of step);
 - input is decoded leniently, so a stray byte cannot end the session; ``# interrupt`` (GoGui)
   interrupts a running search at once; a handler that streams its answer (``lz-analyze``)
   writes the header and body itself and returns ``STREAMED``.
@@ -219,6 +222,14 @@ class Protocol:
         self.disconnect = True
 
 
+def text_input(binary) -> io.TextIOWrapper:
+    """GTP's lines from a binary stream: decoded leniently (a byte that is not UTF-8 becomes
+    U+FFFD, so one stray byte cannot end the session) and ended by LF alone (``newline="\n"``:
+    Python's default, universal newlines, would end a line at a lone CR too and turn one
+    command into two); a CR stays in the line, for ``parse_line`` to remove."""
+    return io.TextIOWrapper(binary, encoding="utf-8", errors="replace", newline="\n")
+
+
 def serve(make: Callable[..., Protocol], stdin=None, stdout=None, log: Callable[[str], None] | None = None) -> int:
     """The I/O loop: read lines, answer each on ``stdout`` (flushed), until ``quit`` or EOF.
 
@@ -227,8 +238,7 @@ def serve(make: Callable[..., Protocol], stdin=None, stdout=None, log: Callable[
     lines (GoGui) call ``Protocol.interrupt`` at once.
     """
     if stdin is None:
-        # bytes decoded here, leniently: one bad byte must not end (or hang) the session
-        stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        stdin = text_input(sys.stdin.buffer)
     stdout = stdout or sys.stdout
     lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
     lock = threading.Lock()
