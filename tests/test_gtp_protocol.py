@@ -672,6 +672,41 @@ def test_a_numeric_argument_is_ascii_digits_and_any_length_gets_a_gtp_answer(lin
     assert Harness().send(line) == response + "\n\n"
 
 
+#: GTP's commands without arguments (the specification's and the extensions' own documentation:
+#: KataGo's, KGS's, GoGui's), and goengine's
+NO_ARGUMENTS = ["protocol_version", "name", "version", "list_commands", "clear_board", "undo", "showboard"]
+NO_ARGUMENTS += ["final_score", "kata-get-rules", "get_komi", "cputime", "kgs-game_over", "stop", "clear_cache"]
+NO_ARGUMENTS += ["gogui-analyze_commands", "gogui-interrupt", "goengine-ownership"]
+
+
+@pytest.mark.parametrize("command", NO_ARGUMENTS)
+def test_a_command_without_arguments_refuses_any_and_changes_nothing(command):
+    """As the other commands refuse a wrong number of arguments: ``syntax error``, the game as it
+    was. (Before: each ignored them; ``undo extra`` took a move back.)"""
+    harness = Harness()
+    harness.ok("play b e5")
+    game = harness.gtp.engine.game
+    before = (str(game.board), list(game.moves), game.komi, game.size)
+    assert harness.send(f"3 {command} extra") == "?3 syntax error\n\n"
+    assert harness.send(f"{command} 1 2") == "? syntax error\n\n"
+    assert (str(game.board), list(game.moves), game.komi, game.size) == before
+    assert gtp_spec.parse_response(harness.send(command)).ok
+
+
+@pytest.mark.parametrize("line", ["printsgf out.sgf extra", "goengine-pv b w", "goengine-best_moves b extra"])
+def test_a_command_with_optional_arguments_refuses_too_many(line, workdir):
+    """(Before: ``printsgf a b`` wrote ``a`` and ``goengine-pv b w`` searched for Black, each
+    ignoring the rest.)"""
+    assert Harness().send(line) == "? syntax error\n\n"
+
+
+def test_quit_ends_the_session_whatever_its_arguments():
+    """GTP's ``quit`` never fails: refusing ``quit now`` would leave the engine running after
+    a controller that has gone."""
+    rc, out = run_serve(io.StringIO("1 quit now\n2 name\n"))
+    assert rc == 0 and out.getvalue() == "=1\n\n"
+
+
 def test_a_bare_cr_is_removed_and_only_lf_ends_a_line(monkeypatch):
     """GTP 2 section 2.2: CR is discarded, LF ends a line. ``1 name\\r2 name`` is one line, the
     command ``name2``; CR LF ends a line as LF does. (Before: stdin was read in Python's text mode,

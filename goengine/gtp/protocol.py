@@ -16,6 +16,10 @@ What a controller can rely on:
 - any exception in a handler becomes ``? message``, never a traceback (that goes to the log,
   stderr); a multi-line response never contains an empty line (it would end it early);
 - ``list_commands`` and ``known_command`` are generated from the table, never kept by hand;
+- a command that takes no arguments refuses any (``syntax error``), checked once for the whole
+  table: its handler is a function of no parameters (``Protocol.register``). ``quit`` alone
+  ignores them, since GTP says it never fails (GNU Go ignores extra arguments everywhere; an
+  ``undo 2`` that undid one move would be worse than a refusal);
 - a line is split as GTP 2 section 3.1 says (``parse_line``): control characters removed,
   ``#`` comments cut, tokens split on runs of spaces and tabs; other characters, non-ASCII ones
   included, are kept, so an unknown word stays an unknown command;
@@ -29,6 +33,7 @@ What a controller can rely on:
 
 from __future__ import annotations
 
+import inspect
 import io
 import math
 import queue
@@ -43,7 +48,8 @@ from goengine import coords
 from goengine.board import IllegalMove, parse_color
 
 STREAMED = object()  # a handler's result meaning "the response was written as it went"
-Handler = Callable[[list[str]], object]
+# a handler takes the argument words, or nothing when the command takes no arguments
+Handler = Callable[[list[str]], object] | Callable[[], object]
 
 
 class GtpError(Exception):
@@ -160,18 +166,25 @@ class Protocol:
         self.write = write or (lambda text: None)
         self.input_pending = input_pending or (lambda: False)
         self.commands: dict[str, Handler] = {}
+        self._no_arguments: set[str] = set()  # the commands whose handlers take no parameters
         self.disconnect = False
         self._id: str | None = None
-        self.register("protocol_version", lambda args: "2")
-        self.register("name", lambda args: name)
-        self.register("version", lambda args: version)
+        self.register("protocol_version", lambda: "2")
+        self.register("name", lambda: name)
+        self.register("version", lambda: version)
         self.register("known_command", self._known_command)
-        self.register("list_commands", lambda args: "\n".join(self.commands))
+        self.register("list_commands", lambda: "\n".join(self.commands))
         self.register("quit", self._quit)
 
     def register(self, name: str, handler: Handler) -> None:
-        """Add a command to the table (``list_commands`` lists them in this order)."""
+        """Add a command to the table (``list_commands`` lists them in this order). A handler
+        with no parameters is a command without arguments: ``send`` refuses a line that gives it
+        some, as a syntax error; any other handler takes the argument words and checks them."""
         self.commands[name] = handler
+        if inspect.signature(handler).parameters:
+            self._no_arguments.discard(name)
+        else:
+            self._no_arguments.add(name)
 
     def send(self, message: str) -> str:
         """The full response to one input line (ending with the blank line), or "" for a line
@@ -184,7 +197,12 @@ class Protocol:
         if handler is None:
             return format_response(message_id, False, "unknown command")
         try:
-            result = handler(args)
+            if command not in self._no_arguments:
+                result = handler(args)
+            elif args:
+                raise syntax_error()
+            else:
+                result = handler()
         except GtpError as err:
             return format_response(message_id, False, str(err))
         except IllegalMove:
@@ -219,6 +237,8 @@ class Protocol:
         return "true" if args[0] in self.commands else "false"
 
     def _quit(self, args: list[str]) -> None:
+        """The session ends, whatever the arguments: GTP's ``quit`` never fails (an engine that
+        refused would be left running by a controller that has gone)."""
         self.disconnect = True
 
 

@@ -27,12 +27,12 @@ class ScoringCommands(CommandGroup):
         "printsgf": "printsgf",
     }
 
-    def showboard(self, args: list[str]) -> str:
+    def showboard(self) -> str:
         board = self.game.board
         caps = f"captures: black {board.captures[BLACK]}, white {board.captures[WHITE]}; komi {self.game.komi:g}"
         return "\n" + board.render() + "\n" + caps
 
-    def final_score(self, args: list[str]) -> str:
+    def final_score(self) -> str:
         try:
             return format_score(self.engine.final_score())
         except (ValueError, GameError):
@@ -70,6 +70,8 @@ class ScoringCommands(CommandGroup):
         self.engine.load_position(game)
 
     def printsgf(self, args: list[str]) -> str | None:
+        if len(args) > 1:
+            raise syntax_error()
         game = self.game
         text = sgf.dumps(game.size, game.komi, game.moves, game.setup_stones, handicap=len(game.handicap))
         if args:
