@@ -1,6 +1,7 @@
 """SGF in and out, through sgfmill: the one place that reads and writes game records.
 
-``load`` gives the position of a file (GTP ``loadsgf``), ``parse`` the game of one SGF text (the
+``load`` gives the position of a file (GTP ``loadsgf``; ``read_file`` reads it: a regular file of
+at most MAX_SGF_BYTES, never a FIFO or a device), ``parse`` the game of one SGF text (the
 move model's training reads collections with it); ``dumps`` writes a game from plain
 data (size, komi, moves, set-up stones, the root's properties), so the GTP engine's
 ``printsgf`` and the match referee's game files come from the same code; ``info`` reads a file's
@@ -13,6 +14,8 @@ review's). sgfmill parses and writes the format; this module only maps its moves
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -24,6 +27,12 @@ from goengine.kernels.board import BLACK, PASS, WHITE
 
 _COLOR = {"b": BLACK, "w": WHITE}
 _LETTER = {BLACK: "b", WHITE: "w"}
+# The largest file ``read_file`` reads. A game record is small: a 400-move 19x19 game is 3 KB of
+# moves, and one with a book's commentary and its variations some hundreds of KB. sgfmill parses
+# about 2 MB a second here, so a file at the limit costs a second or two, where a path with no
+# limit (/dev/zero, a log) would be read until memory runs out.
+MAX_SGF_BYTES = 4 * 1024 * 1024
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
 
 
 @dataclass
@@ -43,11 +52,30 @@ class SgfPosition:
     edits: list[tuple[int, list[tuple[int, int]], list[int], str | None]] = field(default_factory=list)
 
 
+def read_file(path: str) -> bytes:
+    """The bytes of the file at ``path``, a regular file of at most MAX_SGF_BYTES; ValueError
+    for anything else (a folder, a FIFO, a device such as /dev/zero, a larger file), OSError when
+    it cannot be opened. The file is opened without blocking (O_NONBLOCK) and asked what it is
+    (fstat) before anything is read, so a FIFO without a writer cannot hang the reader, and
+    what is read stops one byte past the limit, whatever the file grows to meanwhile."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+        raise ValueError(f"not a regular file ({kind})")
+    with open(fd, "rb") as handle:
+        data = handle.read(MAX_SGF_BYTES + 1)
+    if len(data) > MAX_SGF_BYTES:
+        raise ValueError(f"larger than {MAX_SGF_BYTES // 2**20} MB, the most a game record may have")
+    return data
+
+
 def load(path: str, move_number: int | None = None) -> SgfPosition:
-    """The position in the file at ``path``; with ``move_number`` n, the position before move n
-    is played (GTP ``loadsgf``). ValueError for a file that is not a Go SGF we can play."""
-    with open(path, "rb") as handle:
-        position = _read(handle.read())
+    """The position in the file at ``path`` (``read_file``); with ``move_number`` n, the
+    position before move n is played (GTP ``loadsgf``). ValueError for a file that is not a Go
+    SGF we can play."""
+    position = _read(read_file(path))
     if move_number is not None:
         if move_number < 1:
             raise ValueError("move number must be at least 1")

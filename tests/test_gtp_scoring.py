@@ -4,6 +4,7 @@ file and back)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,19 @@ def test_printsgf_to_a_file_then_loadsgf_gives_the_same_game(tmp_path):
     assert copy.game.board.moves == engine.game.board.moves == [(WHITE, pt(engine, "E5")), (BLACK, pt(engine, "C5"))]
     assert copy.game.setup_stones == engine.game.setup_stones
     assert copy.game.komi == engine.game.komi == 0.5
+
+
+@pytest.mark.parametrize(("make", "message"), [("fifo", "a FIFO"), ("/dev/zero", "a device")])
+def test_loadsgf_refuses_what_is_not_a_regular_file_at_once(tmp_path, make, message):
+    """(Before: a FIFO hung the engine, waiting for a writer; /dev/zero was read until memory ran
+    out.) ``sgf.read_file`` asks what the file is before reading it (tests/test_sgf.py)."""
+    path = tmp_path / "game.sgf"
+    if make == "fifo":
+        os.mkfifo(path)
+    else:
+        path = Path(make)
+    gtp = GtpEngine(Engine())
+    assert gtp.send(f"loadsgf {path}") == f"? cannot load file: not a regular file ({message})\n\n"
 
 
 # ---- dead stones and the final score
