@@ -67,6 +67,23 @@ def test_printsgf_to_a_file_then_loadsgf_gives_the_same_game(tmp_path):
     assert copy.game.komi == engine.game.komi == 0.5
 
 
+def test_a_loadsgf_that_fails_leaves_the_game_as_it_was(tmp_path):
+    """The file's third move is on a stone: ``? illegal move``, and the board, the moves, the komi,
+    the handicap and the rules are those of before. (Before: the file's size, komi and first two
+    moves were left on the board.)"""
+    path = tmp_path / "illegal.sgf"
+    path.write_text("(;FF[4]GM[1]SZ[13]KM[6.5];B[dd];W[jj];B[dd])")
+    gtp = GtpEngine(Engine())
+    for line in ("boardsize 9", "komi 3.5", "kgs-rules aga", "fixed_handicap 2", "play w e5"):
+        assert gtp.send(line).startswith("="), line
+    seen = [gtp.send(line) for line in ("showboard", "printsgf", "kata-get-rules", "get_komi")]
+    history = list(gtp.engine.game.board.history)
+    assert gtp.send(f"loadsgf {path}") == "? illegal move\n\n"
+    assert [gtp.send(line) for line in ("showboard", "printsgf", "kata-get-rules", "get_komi")] == seen
+    assert gtp.engine.game.board.history == history
+    assert gtp.send("undo") == "=\n\n" and gtp.send("undo") == "? cannot undo\n\n"  # the handicap stays
+
+
 @pytest.mark.parametrize(("make", "message"), [("fifo", "a FIFO"), ("/dev/zero", "a device")])
 def test_loadsgf_refuses_what_is_not_a_regular_file_at_once(tmp_path, make, message):
     """(Before: a FIFO hung the engine, waiting for a writer; /dev/zero was read until memory ran
