@@ -35,6 +35,15 @@ MAX_SGF_BYTES = 4 * 1024 * 1024
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
 
 
+class BoardSizeError(ValueError):
+    """A game on a board the kernels cannot hold (``coords.check_size``): ``size`` is its ``SZ``.
+    A front-end that plays fewer sizes words the range it plays (GTP's ``loadsgf``)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        super().__init__(f"board size must be an integer from {coords.MIN_SIZE} to {coords.MAX_SIZE}, got {size}")
+
+
 @dataclass
 class SgfPosition:
     """What an SGF game sets up: size, komi, set-up stones, the moves to replay, who moves first,
@@ -90,7 +99,7 @@ def load(path: str, move_number: int | None = None) -> SgfPosition:
 def parse(data: bytes) -> SgfPosition:
     """The game of one SGF text: size, komi, set-up stones, every move, the first player and the
     date (``DT``). ValueError (``bad SGF: ...``) for a text that is not a Go game we can play: not
-    SGF, another game (``GM``), a board size the kernels do not support, a point off the board,
+    SGF, another game (``GM``), a board size the kernels do not support (``BoardSizeError``), a point off the board,
     set-up stones with a chain without liberties (``_setup_and_moves``). The moves' legality is
     the business of whoever replays them, but for the moves before a set-up node that comes after
     the first move: those are replayed here, since the set-up edits the position they make
@@ -109,7 +118,8 @@ def _read(data: bytes) -> SgfPosition:
         komi = float(game.get_komi())
     except ValueError as err:
         raise ValueError(f"bad SGF: {err}") from None
-    coords.check_size(size)
+    if not coords.MIN_SIZE <= size <= coords.MAX_SIZE:
+        raise BoardSizeError(size)
     try:
         stones, plays, first, later = _setup_and_moves(game)
     except ValueError as err:  # sgfmill says nothing of a point off the board

@@ -67,6 +67,16 @@ def test_printsgf_to_a_file_then_loadsgf_gives_the_same_game(tmp_path):
     assert copy.game.komi == engine.game.komi == 0.5
 
 
+@pytest.mark.parametrize("size", [25, 20, 4, 2, 1])
+def test_loadsgf_of_a_size_goengine_does_not_play_names_the_sizes_it_plays(tmp_path, size):
+    """(Before: sizes the kernels cannot hold said "from 2 to 19", the others "from 5 to 19".)"""
+    path = tmp_path / "game.sgf"
+    path.write_text(f"(;FF[4]GM[1]SZ[{size}]KM[0])")
+    assert GtpEngine(Engine()).send(f"loadsgf {path}") == (
+        f"? cannot load file: board size {size} is not from 5 to 19\n\n"
+    )
+
+
 def test_a_loadsgf_that_fails_leaves_the_game_as_it_was(tmp_path):
     """The file's third move is on a stone: ``? illegal move``, and the board, the moves, the komi,
     the handicap and the rules are those of before. (Before: the file's size, komi and first two

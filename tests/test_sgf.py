@@ -152,6 +152,14 @@ def test_load_refuses_what_it_cannot_play_with_value_error(tmp_path, text, messa
         sgf.load(write(tmp_path, text))
 
 
+@pytest.mark.parametrize("size", [1, 20, 26])
+def test_a_size_the_kernels_cannot_hold_is_a_board_size_error_naming_it(tmp_path, size):
+    """``BoardSizeError`` carries the size, for a front-end to word the sizes it plays."""
+    with pytest.raises(sgf.BoardSizeError) as error:
+        sgf.load(write(tmp_path, f"(;FF[4]GM[1]SZ[{size}])"))
+    assert error.value.size == size
+
+
 def test_load_of_a_missing_file_raises_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError):
         sgf.load(str(tmp_path / "no-such-game.sgf"))

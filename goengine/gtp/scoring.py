@@ -11,6 +11,12 @@ from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import GtpError, integer, syntax_error
 
 
+def unplayable_size(size: int) -> GtpError:
+    """``loadsgf``'s error for a game on a board goengine does not play (``config.BOARD_SIZES``),
+    one wording whether the kernels could hold the board or not."""
+    return GtpError(f"cannot load file: board size {size} is not from {BOARD_SIZES[0]} to {BOARD_SIZES[-1]}")
+
+
 def format_score(score: float) -> str:
     """GTP's result format: ``B+3.5``, ``W+0.5``, ``0`` for a draw."""
     if score == 0:
@@ -61,12 +67,12 @@ class ScoringCommands(CommandGroup):
             game = sgf.load(args[0], move_number)
         except OSError as err:
             raise GtpError(f"cannot load file: {err.strerror or err}") from None
+        except sgf.BoardSizeError as err:  # beyond the kernels' sizes: worded as any size not played
+            raise unplayable_size(err.size) from None
         except ValueError as err:
             raise GtpError(f"cannot load file: {err}") from None
         if game.size not in BOARD_SIZES:
-            raise GtpError(
-                f"cannot load file: board size {game.size} is not from {BOARD_SIZES[0]} to {BOARD_SIZES[-1]}"
-            )
+            raise unplayable_size(game.size)
         self.engine.load_position(game)
 
     def printsgf(self, args: list[str]) -> str | None:
