@@ -117,17 +117,19 @@ class Engine:
         self.clocks.start()
         self._dynkomi = {}
 
-    def load_position(self, position) -> None:
-        """A new game that is ``position``'s (``Game.load_position``), as ``new_game`` starts
-        one (the clocks start again, the dynamic komi forgets): built aside and put in place only
-        once it has loaded, so a position that fails (an illegal move: IllegalMove; a size
-        outside ``config.BOARD_SIZES``: ValueError) leaves the game exactly as it was: its
+    def load_position(self, position, superko: bool = True) -> list[int]:
+        """A new game that is ``position``'s (``Game.load_position``; without ``superko`` its
+        moves are a record's, and those that repeated a position are returned), as ``new_game``
+        starts one (the clocks start again, the dynamic komi forgets): built aside and put in
+        place only once it has loaded, so a position that fails (an illegal move: IllegalMove; a
+        size outside ``config.BOARD_SIZES``: ValueError) leaves the game exactly as it was: its
         board, moves, komi, handicap, rules and size."""
         game = Game(position.size, position.komi, self.game.rules)
-        game.load_position(position)
+        repeats = game.load_position(position, superko)
         self.game = game
         self.clocks.start()
         self._dynkomi = {}
+        return repeats
 
     def free_handicap(self, n: int) -> list[int]:
         """The engine's own choice (GTP ``place_free_handicap``): the fixed layout, which is

@@ -59,6 +59,7 @@ class SgfPosition:
     # set-up nodes after the first move, before they are folded into ``setup`` (``_folded``):
     # (moves before the node, the stones it places as (color, point), the points it clears, its PL)
     edits: list[tuple[int, list[tuple[int, int]], list[int], str | None]] = field(default_factory=list)
+    first_number: int = 1  # the number in the file of ``moves[0]`` (later than 1 after ``_folded``)
 
 
 def read_file(path: str) -> bytes:
@@ -152,12 +153,13 @@ def _read(data: bytes) -> SgfPosition:
 def _folded(position: SgfPosition, next_player: int | None = None) -> SgfPosition:
     """``position`` with its set-up nodes after the first move (``edits``) folded in, as GNU Go's
     ``loadsgf`` reads such a file: the moves before the last such node are replayed (with full
-    rules: ValueError naming an illegal one), each node's stones placed and points cleared on the
-    board as it stands, and the result becomes the set-up position, the moves after it the moves
-    to replay; who moves next is the node's ``PL``, else the player of the next move (of those
-    kept, else ``next_player``: the file's next one when ``load`` stopped before it), else the
-    other player of the last move. The earlier moves are no longer a history: undo stops at the
-    set-up, and superko counts from it. Without such nodes, ``position`` as it is."""
+    rules but superko, as a record's moves are: ValueError naming an illegal one), each node's
+    stones placed and points cleared on the board as it stands, and the result becomes the
+    set-up position, the moves after it the moves to replay (``first_number``: the number of
+    the first of them); who moves next is the node's ``PL``, else the player of the next move
+    (of those kept, else ``next_player``: the file's next one when ``load`` stopped before it),
+    else the other player of the last move. The earlier moves are no longer a history: undo
+    stops at the set-up, and superko counts from it. Without such nodes, ``position`` as it is."""
     if not position.edits:
         return position
     size = position.size
@@ -181,7 +183,7 @@ def _folded(position: SgfPosition, next_player: int | None = None) -> SgfPositio
         if i < last:
             color, point = position.moves[i]
             try:
-                board.play(color, point)
+                board.play(color, point, superko=False)
             except ValueError as err:
                 raise ValueError(f"bad SGF: move {i + 1}, before a later set-up, is illegal: {err}") from None
     moves = position.moves[last:]
@@ -194,7 +196,7 @@ def _folded(position: SgfPosition, next_player: int | None = None) -> SgfPositio
     else:
         to_move = WHITE if last > 0 and position.moves[last - 1][0] == BLACK else BLACK
     stones = [(board.color_at(p), p) for p in board.points() if board.color_at(p) in (BLACK, WHITE)]
-    return SgfPosition(size, position.komi, stones, moves, to_move, position.date, player)
+    return SgfPosition(size, position.komi, stones, moves, to_move, position.date, player, first_number=last + 1)
 
 
 def _setup_and_moves(game) -> tuple[dict, list, str | None, list]:

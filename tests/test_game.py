@@ -102,6 +102,27 @@ def test_undo_after_a_superko_refusal_and_back_makes_the_move_legal_again():
     assert engine.game.board.captures[BLACK] == 1
 
 
+def test_a_record_may_repeat_a_position_and_undo_replays_it():
+    """A recorded game's moves are history: B takes the ko, both pass, W retakes, repeating the
+    first position, which superko forbids as a choice; ``load_position(..., superko=False)``
+    plays it and names it, undo replays it, and a move chosen now still obeys superko. (Before:
+    the load failed, and undo's replay would have failed on the repeat.)"""
+    engine = set_up(KO)
+    setup = engine.game.setup_stones
+    moves = [(BLACK, pt(engine, "C4")), (WHITE, PASS), (BLACK, PASS), (WHITE, pt(engine, "B4")), (BLACK, PASS)]
+    position = sgf.SgfPosition(5, 0.5, setup, moves)
+    with pytest.raises(IllegalMove, match="superko"):
+        Game(5).load_position(position)
+    game = Game(5)
+    assert game.load_position(position, superko=False) == [3]
+    assert game.moves == moves and game.board.hash == game.board.history[0]
+    game.undo()  # replays the four moves before it from the start, the repeat among them
+    assert game.moves == moves[:4] and game.board.color_at(pt(engine, "B4")) == WHITE
+    game.undo()
+    with pytest.raises(IllegalMove, match="superko"):
+        game.play(WHITE, pt(engine, "B4"))
+
+
 # ---- handicap
 
 

@@ -73,7 +73,13 @@ class ScoringCommands(CommandGroup):
             raise GtpError(f"cannot load file: {err}") from None
         if game.size not in BOARD_SIZES:
             raise unplayable_size(game.size)
-        self.engine.load_position(game)
+        for i in self.engine.load_position(game, superko=False):
+            color, point = game.moves[i]
+            self.gtp.log(
+                f"warning: loadsgf {args[0]}: move {game.first_number + i} ({'B' if color == BLACK else 'W'} "
+                f"{self.gtp.vertex_text(point)}) repeats an earlier position, which positional superko forbids; "
+                "played, since the record has it"
+            )
 
     def printsgf(self, args: list[str]) -> str | None:
         if len(args) > 1:
