@@ -84,8 +84,7 @@ class Engine:
     @property
     def config(self) -> EngineConfig:
         """The settings now: the game's size, komi and handicap bonus, and the search's own."""
-        game = self.game
-        return EngineConfig(game.size, game.komi, self._search.config, game.rules.white_handicap_bonus)
+        return EngineConfig(self.game.size, self.game.komi, self._search.config, self.game.rules.white_handicap_bonus)
 
     def configure(self, config: SearchConfig) -> None:
         """Search with ``config`` from now on; the search keeps its trees when only the budget
@@ -110,23 +109,15 @@ class Engine:
     # ---- a new game
 
     def new_game(self, size: int | None = None) -> None:
-        """A new, empty game (on a ``size`` board, default the current one; ValueError outside
-        ``config.BOARD_SIZES``): the komi stays, both clocks start again, and the dynamic komi
-        forgets the last game."""
+        """A new, empty game on a ``size`` board (default: the current one; ValueError outside
+        ``config.BOARD_SIZES``): the komi stays, both clocks start again, the dynamic komi forgets."""
         self.game.set_size(self.game.size if size is None else size)
         self.clocks.start()
         self._dynkomi = {}
 
     def load_position(self, position, superko: bool = True) -> list[int]:
-        """A new game that is ``position``'s (``Game.load_position``; without ``superko`` its
-        moves are a record's, and those that repeated a position are returned), as ``new_game``
-        starts one (the clocks start again, the dynamic komi forgets): built aside and put in
-        place only once it has loaded, so a position that fails (an illegal move: IllegalMove; a
-        size outside ``config.BOARD_SIZES``: ValueError) leaves the game exactly as it was: its
-        board, moves, komi, handicap, rules and size."""
-        game = Game(position.size, position.komi, self.game.rules)
-        repeats = game.load_position(position, superko)
-        self.game = game
+        """A new game (as ``new_game``) of ``position``, all or nothing (``Game.load_position``)."""
+        repeats = self.game.load_position(position, superko)
         self.clocks.start()
         self._dynkomi = {}
         return repeats

@@ -171,25 +171,28 @@ class Game:
     def load_position(self, position, superko: bool = True) -> list[int]:
         """Start the game of ``position`` (an ``sgf.SgfPosition``: size, komi, set-up stones, then
         every move replayed with full rules, so an illegal one raises IllegalMove; a size outside
-        ``config.BOARD_SIZES`` raises ValueError). Without ``superko``, the moves are a record's,
-        history rather than choices: one that repeats an earlier position is played all the same
-        (a game played under a simple-ko rule may repeat one), and the indices in
-        ``position.moves`` of such moves are returned; on a stone, a suicide or a simple-ko retake
-        is still IllegalMove (the board cannot play a suicide; a retake is illegal under every
-        rule, so a record with one is broken)."""
-        self.set_size(position.size)
-        self.set_komi(position.komi)
+        ``config.BOARD_SIZES`` raises ValueError), the rules kept. All or nothing: the game is
+        built aside and takes this one's place only once it has loaded, so a position that fails
+        leaves this game as it was (board, moves, komi, handicap, rules, size).
+
+        Without ``superko``, the moves are a record's, history rather than choices: one that
+        repeats an earlier position is played all the same (a game played under a simple-ko rule
+        may repeat one), and the indices in ``position.moves`` of such moves are returned; on a
+        stone, a suicide or a simple-ko retake is still IllegalMove (the board cannot play a
+        suicide; a retake is illegal under every rule, so a record with one is broken)."""
+        game = Game(position.size, position.komi, self.rules)
         if position.setup:
-            self.setup(position.setup, position.to_move)
+            game.setup(position.setup, position.to_move)
         repeats = []
         for i, (color, point) in enumerate(position.moves):
             try:
-                self.play(color, point)
+                game.play(color, point)
             except IllegalMove as error:
                 if superko or error.reason != "superko":
                     raise
-                self.play(color, point, superko=False)
+                game.play(color, point, superko=False)
                 repeats.append(i)
+        vars(self).update(vars(game))  # every field of the game: board, komi, handicap, checkpoints
         return repeats
 
     # ---- moves
