@@ -671,6 +671,8 @@ def test_an_id_of_any_length_is_echoed_and_the_next_line_answered():
         ("komi \u0667.\u0665", "? syntax error"),  # float() reads 7.5
         ("komi " + "9" * 5000, "? syntax error"),  # infinite
         ("komi -.5e1", "="),
+        ("play b e\u0665", "? syntax error"),  # int() reads E5: it was played there
+        ("play b e" + "5" * 5000, "? illegal move"),  # off the board
     ],
 )
 def test_a_numeric_argument_is_ascii_digits_and_any_length_gets_a_gtp_answer(line, response):

@@ -112,7 +112,7 @@ def vertex(size: int, text: str) -> int:
     t = text.strip().lower()
     if t == "pass":
         return coords.PASS
-    if len(t) < 2 or not t[0].isalpha() or not t[1:].isdigit():
+    if len(t) < 2 or not t[0].isalpha() or not _DIGITS.fullmatch(t[1:]):
         raise syntax_error()
     try:
         return coords.from_gtp(size, t)
