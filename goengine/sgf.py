@@ -1,7 +1,8 @@
 """SGF in and out, through sgfmill: the one place that reads and writes game records.
 
 ``load`` gives the position of a file (GTP ``loadsgf``; ``read_file`` reads it: a regular file of
-at most MAX_SGF_BYTES, never a FIFO or a device), ``parse`` the game of one SGF text (the
+at most MAX_SGF_BYTES, never a FIFO or a device; ``write_file`` writes one, GTP ``printsgf``),
+``parse`` the game of one SGF text (the
 move model's training reads collections with it); ``dumps`` writes a game from plain
 data (size, komi, moves, set-up stones, the root's properties), so the GTP engine's
 ``printsgf`` and the match referee's game files come from the same code; ``info`` reads a file's
@@ -72,13 +73,33 @@ def read_file(path: str) -> bytes:
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        kind = next((name for test, name in _KINDS if test(mode)), "a special file")
-        raise ValueError(f"not a regular file ({kind})")
+        raise _not_regular(mode)
     with open(fd, "rb") as handle:
         data = handle.read(MAX_SGF_BYTES + 1)
     if len(data) > MAX_SGF_BYTES:
         raise ValueError(f"larger than {MAX_SGF_BYTES // 2**20} MB, the most a game record may have")
     return data
+
+
+def write_file(path: str, text: str) -> None:
+    """``text`` written (UTF-8) to the file at ``path``, created or replaced; ValueError when
+    something other than a regular file is there (a FIFO without a reader would hold the writer
+    for ever, a device would take the game), OSError when it cannot be written. Opened without
+    blocking (O_NONBLOCK), whatever is there by then."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = stat.S_IFREG  # a new file (or a missing folder, which os.open names)
+    if not stat.S_ISREG(mode):
+        raise _not_regular(mode)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
+    with open(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _not_regular(mode: int) -> ValueError:
+    kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+    return ValueError(f"not a regular file ({kind})")
 
 
 def load(path: str, move_number: int | None = None) -> SgfPosition:

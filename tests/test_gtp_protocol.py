@@ -789,7 +789,7 @@ def fuzz_arguments(rng, files: dict[str, str]) -> dict[str, tuple[list[list[str]
             [files[k] for k in ("fifo", "device", "folder", "missing", "huge", "illegal", "size25", "size4", "garbage")]
             + ["0", "-1", *numbers],
         ),
-        "printsgf": ([[], [files["out"]]], [files["folder"], files["no_folder"]]),
+        "printsgf": ([[], [files["out"]]], [files[k] for k in ("folder", "no_folder", "fifo", "device")]),
         "time_settings": ([[rng.choice(["0", "60", "1"]), rng.choice(["0", "5"]), rng.choice(["0", "25"])]], numbers),
         "time_left": ([[colour(), rng.choice(["0", "30", "0.5"]), rng.choice(["0", "5"])]], BAD_COLOURS + numbers),
         "kgs-time_settings": ([["none"], ["absolute", "60"], ["byoyomi", "10", "5", "3"]], ["fischer", *numbers]),

@@ -9,6 +9,7 @@ move 237, B A2, repeats an earlier position."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,29 @@ def test_loadsgf_of_a_size_goengine_does_not_play_names_the_sizes_it_plays(tmp_p
     assert GtpEngine(Engine()).send(f"loadsgf {path}") == (
         f"? cannot load file: board size {size} is not from 5 to 19\n\n"
     )
+
+
+def test_printsgf_refuses_a_fifo_a_device_or_a_folder_at_once(tmp_path):
+    """(Before: ``printsgf`` to a FIFO waited for a reader that never came, and the engine with
+    it; to a device, it wrote the game there.) The command runs on a thread; the join's timeout
+    only guards the suite against the old hang."""
+    fifo = tmp_path / "fifo.sgf"
+    os.mkfifo(fifo)
+    gtp = GtpEngine(Engine())
+    answers: list[str] = []
+    writer = threading.Thread(target=lambda: answers.append(gtp.send(f"printsgf {fifo}")), daemon=True)
+    writer.start()
+    writer.join(timeout=30)
+    if writer.is_alive():  # the old hang: a reader's open lets the writer's open return
+        with open(fifo, "rb") as reader:
+            reader.read()
+        writer.join()
+        pytest.fail("printsgf waited for a reader of the FIFO")
+    assert answers == ["? cannot save file: not a regular file (a FIFO)\n\n"]
+    assert gtp.send("printsgf /dev/null") == "? cannot save file: not a regular file (a device)\n\n"
+    assert gtp.send(f"printsgf {tmp_path}") == "? cannot save file: not a regular file (a folder)\n\n"
+    assert gtp.send(f"printsgf {tmp_path / 'game.sgf'}") == "=\n\n"
+    assert (tmp_path / "game.sgf").read_text().startswith("(;FF[4]")
 
 
 def test_a_loadsgf_that_fails_leaves_the_game_as_it_was(tmp_path):

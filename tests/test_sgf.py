@@ -197,6 +197,19 @@ def test_load_refuses_what_is_not_a_regular_file(path, kind):
         sgf.load(path)
 
 
+def test_write_file_writes_a_regular_file_and_refuses_anything_else_at_once(tmp_path):
+    """A FIFO without a reader would hold the writer for ever (``printsgf`` did), a device would
+    take the game: both are refused before anything is opened for writing."""
+    os.mkfifo(tmp_path / "fifo")
+    for path, kind in ((tmp_path / "fifo", "a FIFO"), ("/dev/null", "a device"), (tmp_path, "a folder")):
+        with pytest.raises(ValueError, match=f"^not a regular file \\({kind}\\)$"):
+            sgf.write_file(str(path), "(;)")
+    target = tmp_path / "game.sgf"
+    target.write_text("an older, longer text")
+    sgf.write_file(str(target), "(;SZ[9])")
+    assert target.read_text() == "(;SZ[9])"
+
+
 def test_load_refuses_a_file_larger_than_a_game_record_may_be(tmp_path):
     """(Before: any file was read whole, whatever its size.)"""
     path = tmp_path / "huge.sgf"

@@ -88,9 +88,10 @@ class ScoringCommands(CommandGroup):
         text = sgf.dumps(game.size, game.komi, game.moves, game.setup_stones, handicap=len(game.handicap))
         if args:
             try:
-                with open(args[0], "w", encoding="utf-8") as handle:
-                    handle.write(text)
+                sgf.write_file(args[0], text)
             except OSError as err:
                 raise GtpError(f"cannot save file: {err.strerror or err}") from None
+            except ValueError as err:  # a FIFO, a device, a folder
+                raise GtpError(f"cannot save file: {err}") from None
             return None
         return text.strip()
