@@ -8,7 +8,9 @@ positions (``from_stones``; ``from_ascii`` reads a diagram, for tests), a diagra
 
 Positional superko: a move is illegal when the position it makes (the stones only, whoever is to
 move) occurred earlier in the game. Passes never repeat a position in this sense; they are always
-legal.
+legal. A move already in the game's history is history, not a choice: ``play(..., superko=False)``
+plays one that breaks superko alone (a recorded game's, played under a simple-ko rule), and
+``rewound`` replays the history so.
 """
 
 from __future__ import annotations
@@ -148,8 +150,9 @@ class Board:
 
     # ---- moves
 
-    def illegal_reason(self, color: int | str, point: int | str) -> str | None:
-        """Why ``color`` may not play ``point`` now (one of ``IllegalMove.REASONS``), or None."""
+    def illegal_reason(self, color: int | str, point: int | str, superko: bool = True) -> str | None:
+        """Why ``color`` may not play ``point`` now (one of ``IllegalMove.REASONS``), or None;
+        without ``superko``, a repeated position is no reason."""
         c = parse_color(color)
         p = self._vertex(point)
         if p == PASS:
@@ -162,22 +165,24 @@ class Board:
             return "ko"
         if not kb.is_legal(self.pts, self.meta, np.int64(p), np.int64(c)):
             return "suicide"
-        if int(kb.hash_after(self.pts, self.meta, ZOBRIST, np.int64(p), np.int64(c))) in self._seen:
+        if superko and int(kb.hash_after(self.pts, self.meta, ZOBRIST, np.int64(p), np.int64(c))) in self._seen:
             return "superko"
         return None
 
     def is_legal(self, color: int | str, point: int | str) -> bool:
         return self.illegal_reason(color, point) is None
 
-    def play(self, color: int | str, point: int | str) -> int:
+    def play(self, color: int | str, point: int | str, superko: bool = True) -> int:
         """Play ``point`` (padded index, ``PASS``, or a GTP vertex such as ``"D4"``) for ``color``.
 
         Raises IllegalMove with the reason, leaving the board unchanged. Returns the number of
         stones captured. The side to move becomes ``color``'s opponent, whoever was to move.
+        Without ``superko``, a move that repeats an earlier position is played (a move of the
+        game's history: see the module's docstring); every other rule holds.
         """
         c = parse_color(color)
         p = self._vertex(point)
-        reason = self.illegal_reason(c, p)
+        reason = self.illegal_reason(c, p, superko)
         if reason is not None:
             raise IllegalMove(reason, c, p, self.size)
         captured = int(kb.play(self.pts, self.meta, ZOBRIST, np.int64(p), np.int64(c)))
@@ -291,7 +296,8 @@ class Board:
     def rewound(self, moves: int, checkpoint: tuple[np.ndarray, np.ndarray, dict[int, int]], at: int) -> Board:
         """This game as it stood after its first ``moves`` moves: from ``checkpoint``
         (``position_arrays`` taken after ``at`` moves, ``at <= moves``), replaying the moves after
-        it. The history is this board's, cut."""
+        it. The history is this board's, cut; its moves are replayed as history, superko aside
+        (a recorded game's move that broke it was played so)."""
         if not 0 <= at <= moves <= len(self.moves):
             raise ValueError(f"cannot rewind {len(self.moves)} moves to {moves} from a checkpoint at {at}")
         other = Board.__new__(Board)
@@ -302,7 +308,7 @@ class Board:
         other.history = self.history[: at + 1]
         other._seen = set(other.history)
         for color, point in self.moves[at:moves]:
-            other.play(color, point)
+            other.play(color, point, superko=False)
         return other
 
     def __str__(self) -> str:

@@ -296,8 +296,6 @@ def analysis_main(argv: list[str]) -> int:
         if value:
             log(f"goengine analysis: {flag} {value} noted; goengine searches with its own playouts and move model")
 
-    import io
-
     from goengine.analysis import AnalysisServer, serve
     from goengine.analysis.server import watch_parent
     from goengine.engine import warm_up
@@ -314,8 +312,10 @@ def analysis_main(argv: list[str]) -> int:
 
     server = AnalysisServer(config, write, log=log, defaults=defaults, workers=workers)
     log(f"goengine {version.full()} analysis: {workers} position(s) at a time; ready")
-    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    code = serve(server, stdin, wait=not args.quit_without_waiting)
+    from goengine.gtp.protocol import text_input
+
+    # one query a line, ended by LF alone: a lone CR is JSON's white space, not a line's end
+    code = serve(server, text_input(sys.stdin.buffer), wait=not args.quit_without_waiting)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

@@ -38,7 +38,11 @@ BOARD_SIZES = range(5, 20)
 MIN_TREE_NODES = 1024  # the smallest tree a search accepts
 _NONE_WORDS = ("none", "off")
 _BOOL_WORDS = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
-_INTEGER = re.compile(r"[+-]?\d+")
+_INTEGER = re.compile(r"[+-]?[0-9]+")  # ASCII digits: \d and int() take other scripts' digits too
+# An integer setting's value with more digits than this (leading zeros aside) is out of every
+# range (the widest, seed's, has 19), and is refused before int() reads it: Python refuses to
+# convert more than 4,300 digits (sys.int_info), with a message about itself.
+_MAX_DIGITS = 30
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,12 @@ class Setting:
         if self.kind is int:
             if not _INTEGER.fullmatch(t):
                 raise ValueError(f"{self.key} must be an integer, got {text!r}")
+            digits = len(t.lstrip("+-").lstrip("0"))
+            if digits > _MAX_DIGITS:
+                raise ValueError(
+                    f"{self.key} must be from {self.format(self.lo)} to {self.format(self.hi)}, "
+                    f"got an integer of {digits} digits"
+                )
             return self.check(int(t))
         try:
             value = float(t)

@@ -60,7 +60,8 @@ def from_gtp(size: int, vertex: str) -> int:
     text = vertex.strip().upper()
     if text == "PASS":
         return PASS
-    if len(text) < 2 or text[0] not in GTP_COLUMNS or not text[1:].isdigit():
+    digits = text[1:]  # ASCII only: str.isdigit and int() take other scripts' digits too
+    if len(text) < 2 or text[0] not in GTP_COLUMNS or not (digits.isascii() and digits.isdigit()):
         raise ValueError(f"invalid vertex {vertex!r}")
     col = GTP_COLUMNS.index(text[0])
     row = size - int(text[1:])

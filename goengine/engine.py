@@ -86,8 +86,7 @@ class Engine:
     @property
     def config(self) -> EngineConfig:
         """The settings now: the game's size, komi and handicap bonus, and the search's own."""
-        game = self.game
-        return EngineConfig(game.size, game.komi, self._search.config, game.rules.white_handicap_bonus)
+        return EngineConfig(self.game.size, self.game.komi, self._search.config, self.game.rules.white_handicap_bonus)
 
     def configure(self, config: SearchConfig) -> None:
         """Search with ``config`` from now on; the search keeps its trees when only the budget
@@ -112,17 +111,18 @@ class Engine:
     # ---- a new game
 
     def new_game(self, size: int | None = None) -> None:
-        """A new, empty game (on a ``size`` board, default the current one; ValueError outside
-        ``config.BOARD_SIZES``): the komi stays, both clocks start again, and the dynamic komi
-        forgets the last game."""
+        """A new, empty game on a ``size`` board (default: the current one; ValueError outside
+        ``config.BOARD_SIZES``): the komi stays, both clocks start again, the dynamic komi forgets."""
         self.game.set_size(self.game.size if size is None else size)
         self.clocks.start()
         self._dynkomi = {}
 
-    def load_position(self, position) -> None:
-        """A new game (``new_game``) that is ``position``'s (``Game.load_position``)."""
-        self.new_game(position.size)
-        self.game.load_position(position)
+    def load_position(self, position, superko: bool = True) -> list[int]:
+        """A new game (as ``new_game``) of ``position``, all or nothing (``Game.load_position``)."""
+        repeats = self.game.load_position(position, superko)
+        self.clocks.start()
+        self._dynkomi = {}
+        return repeats
 
     def free_handicap(self, n: int) -> list[int]:
         """The engine's own choice (GTP ``place_free_handicap``): the fixed layout, which is

@@ -14,7 +14,7 @@ the engine's own choice of free handicap stones is a search, so it is ``Engine.f
 from __future__ import annotations
 
 from goengine import coords
-from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, parse_color
+from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, IllegalMove, parse_color
 from goengine.config import check_board_size
 from goengine.ruleset import GOENGINE, Ruleset
 
@@ -168,22 +168,39 @@ class Game:
         self.place_handicap(points)
         return points
 
-    def load_position(self, position) -> None:
+    def load_position(self, position, superko: bool = True) -> list[int]:
         """Start the game of ``position`` (an ``sgf.SgfPosition``: size, komi, set-up stones, then
         every move replayed with full rules, so an illegal one raises IllegalMove; a size outside
-        ``config.BOARD_SIZES`` raises ValueError)."""
-        self.set_size(position.size)
-        self.set_komi(position.komi)
+        ``config.BOARD_SIZES`` raises ValueError), the rules kept. All or nothing: the game is
+        built aside and takes this one's place only once it has loaded, so a position that fails
+        leaves this game as it was (board, moves, komi, handicap, rules, size).
+
+        Without ``superko``, the moves are a record's, history rather than choices: one that
+        repeats an earlier position is played all the same (a game played under a simple-ko rule
+        may repeat one), and the indices in ``position.moves`` of such moves are returned; on a
+        stone, a suicide or a simple-ko retake is still IllegalMove (the board cannot play a
+        suicide; a retake is illegal under every rule, so a record with one is broken)."""
+        game = Game(position.size, position.komi, self.rules)
         if position.setup:
-            self.setup(position.setup, position.to_move)
-        for color, point in position.moves:
-            self.play(color, point)
+            game.setup(position.setup, position.to_move)
+        repeats = []
+        for i, (color, point) in enumerate(position.moves):
+            try:
+                game.play(color, point)
+            except IllegalMove as error:
+                if superko or error.reason != "superko":
+                    raise
+                game.play(color, point, superko=False)
+                repeats.append(i)
+        vars(self).update(vars(game))  # every field of the game: board, komi, handicap, checkpoints
+        return repeats
 
     # ---- moves
 
-    def play(self, color: int | str, point: int | str) -> None:
-        """Play a move of either colour (GTP allows any order); IllegalMove if the rules forbid it."""
-        self.board.play(parse_color(color), point)
+    def play(self, color: int | str, point: int | str, superko: bool = True) -> None:
+        """Play a move of either colour (GTP allows any order); IllegalMove if the rules forbid it
+        (positional superko only with ``superko``: ``load_position``)."""
+        self.board.play(parse_color(color), point, superko)
         if len(self.board.moves) % CHECKPOINT_EVERY == 0:
             self._checkpoints.append((len(self.board.moves), self.board.position_arrays()))
 

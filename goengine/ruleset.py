@@ -129,6 +129,10 @@ def parse(rules: str | dict, allow_komi: bool = False) -> tuple[Ruleset, float |
             rules = json.loads(rules)
         except json.JSONDecodeError as error:
             raise RulesError(f"could not parse rules: {error}") from None
+        except ValueError:  # Python's int() refuses a number of over 4,300 digits (sys.int_info)
+            raise RulesError("could not parse rules: a number is too long") from None
+        except RecursionError:
+            raise RulesError("could not parse rules: nested too deeply") from None
     if isinstance(rules, str):
         name = _normal_name(rules)
         if name not in NAMES:

@@ -1,6 +1,8 @@
 """SGF in and out, through sgfmill: the one place that reads and writes game records.
 
-``load`` gives the position of a file (GTP ``loadsgf``), ``parse`` the game of one SGF text (the
+``load`` gives the position of a file (GTP ``loadsgf``; ``read_file`` reads it: a regular file of
+at most MAX_SGF_BYTES, never a FIFO or a device; ``write_file`` writes one, GTP ``printsgf``),
+``parse`` the game of one SGF text (the
 move model's training reads collections with it); ``dumps`` writes a game from plain
 data (size, komi, moves, set-up stones, the root's properties), so the GTP engine's
 ``printsgf`` and the match referee's game files come from the same code; ``info`` reads a file's
@@ -13,6 +15,8 @@ review's). sgfmill parses and writes the format; this module only maps its moves
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -24,6 +28,21 @@ from goengine.kernels.board import BLACK, PASS, WHITE
 
 _COLOR = {"b": BLACK, "w": WHITE}
 _LETTER = {BLACK: "b", WHITE: "w"}
+# The largest file ``read_file`` reads. A game record is small: a 400-move 19x19 game is 3 KB of
+# moves, and one with a book's commentary and its variations some hundreds of KB. sgfmill parses
+# about 2 MB a second here, so a file at the limit costs a second or two, where a path with no
+# limit (/dev/zero, a log) would be read until memory runs out.
+MAX_SGF_BYTES = 4 * 1024 * 1024
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+class BoardSizeError(ValueError):
+    """A game on a board the kernels cannot hold (``coords.check_size``): ``size`` is its ``SZ``.
+    A front-end that plays fewer sizes words the range it plays (GTP's ``loadsgf``)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        super().__init__(f"board size must be an integer from {coords.MIN_SIZE} to {coords.MAX_SIZE}, got {size}")
 
 
 @dataclass
@@ -41,13 +60,53 @@ class SgfPosition:
     # set-up nodes after the first move, before they are folded into ``setup`` (``_folded``):
     # (moves before the node, the stones it places as (color, point), the points it clears, its PL)
     edits: list[tuple[int, list[tuple[int, int]], list[int], str | None]] = field(default_factory=list)
+    first_number: int = 1  # the number in the file of ``moves[0]`` (later than 1 after ``_folded``)
+
+
+def read_file(path: str) -> bytes:
+    """The bytes of the file at ``path``, a regular file of at most MAX_SGF_BYTES; ValueError
+    for anything else (a folder, a FIFO, a device such as /dev/zero, a larger file), OSError when
+    it cannot be opened. The file is opened without blocking (O_NONBLOCK) and asked what it is
+    (fstat) before anything is read, so a FIFO without a writer cannot hang the reader, and
+    what is read stops one byte past the limit, whatever the file grows to meanwhile."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise _not_regular(mode)
+    with open(fd, "rb") as handle:
+        data = handle.read(MAX_SGF_BYTES + 1)
+    if len(data) > MAX_SGF_BYTES:
+        raise ValueError(f"larger than {MAX_SGF_BYTES // 2**20} MB, the most a game record may have")
+    return data
+
+
+def write_file(path: str, text: str) -> None:
+    """``text`` written (UTF-8) to the file at ``path``, created or replaced; ValueError when
+    something other than a regular file is there (a FIFO without a reader would hold the writer
+    for ever, a device would take the game), OSError when it cannot be written. Opened without
+    blocking (O_NONBLOCK), whatever is there by then."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = stat.S_IFREG  # a new file (or a missing folder, which os.open names)
+    if not stat.S_ISREG(mode):
+        raise _not_regular(mode)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
+    with open(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _not_regular(mode: int) -> ValueError:
+    kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+    return ValueError(f"not a regular file ({kind})")
 
 
 def load(path: str, move_number: int | None = None) -> SgfPosition:
-    """The position in the file at ``path``; with ``move_number`` n, the position before move n
-    is played (GTP ``loadsgf``). ValueError for a file that is not a Go SGF we can play."""
-    with open(path, "rb") as handle:
-        position = _read(handle.read())
+    """The position in the file at ``path`` (``read_file``); with ``move_number`` n, the
+    position before move n is played (GTP ``loadsgf``). ValueError for a file that is not a Go
+    SGF we can play."""
+    position = _read(read_file(path))
     if move_number is not None:
         if move_number < 1:
             raise ValueError("move number must be at least 1")
@@ -62,7 +121,7 @@ def load(path: str, move_number: int | None = None) -> SgfPosition:
 def parse(data: bytes) -> SgfPosition:
     """The game of one SGF text: size, komi, set-up stones, every move, the first player and the
     date (``DT``). ValueError (``bad SGF: ...``) for a text that is not a Go game we can play: not
-    SGF, another game (``GM``), a board size the kernels do not support, a point off the board,
+    SGF, another game (``GM``), a board size the kernels do not support (``BoardSizeError``), a point off the board,
     set-up stones with a chain without liberties (``_setup_and_moves``). The moves' legality is
     the business of whoever replays them, but for the moves before a set-up node that comes after
     the first move: those are replayed here, since the set-up edits the position they make
@@ -81,7 +140,8 @@ def _read(data: bytes) -> SgfPosition:
         komi = float(game.get_komi())
     except ValueError as err:
         raise ValueError(f"bad SGF: {err}") from None
-    coords.check_size(size)
+    if not coords.MIN_SIZE <= size <= coords.MAX_SIZE:
+        raise BoardSizeError(size)
     try:
         stones, plays, first, later = _setup_and_moves(game)
     except ValueError as err:  # sgfmill says nothing of a point off the board
@@ -114,12 +174,13 @@ def _read(data: bytes) -> SgfPosition:
 def _folded(position: SgfPosition, next_player: int | None = None) -> SgfPosition:
     """``position`` with its set-up nodes after the first move (``edits``) folded in, as GNU Go's
     ``loadsgf`` reads such a file: the moves before the last such node are replayed (with full
-    rules: ValueError naming an illegal one), each node's stones placed and points cleared on the
-    board as it stands, and the result becomes the set-up position, the moves after it the moves
-    to replay; who moves next is the node's ``PL``, else the player of the next move (of those
-    kept, else ``next_player``: the file's next one when ``load`` stopped before it), else the
-    other player of the last move. The earlier moves are no longer a history: undo stops at the
-    set-up, and superko counts from it. Without such nodes, ``position`` as it is."""
+    rules but superko, as a record's moves are: ValueError naming an illegal one), each node's
+    stones placed and points cleared on the board as it stands, and the result becomes the
+    set-up position, the moves after it the moves to replay (``first_number``: the number of
+    the first of them); who moves next is the node's ``PL``, else the player of the next move
+    (of those kept, else ``next_player``: the file's next one when ``load`` stopped before it),
+    else the other player of the last move. The earlier moves are no longer a history: undo
+    stops at the set-up, and superko counts from it. Without such nodes, ``position`` as it is."""
     if not position.edits:
         return position
     size = position.size
@@ -143,7 +204,7 @@ def _folded(position: SgfPosition, next_player: int | None = None) -> SgfPositio
         if i < last:
             color, point = position.moves[i]
             try:
-                board.play(color, point)
+                board.play(color, point, superko=False)
             except ValueError as err:
                 raise ValueError(f"bad SGF: move {i + 1}, before a later set-up, is illegal: {err}") from None
     moves = position.moves[last:]
@@ -156,7 +217,7 @@ def _folded(position: SgfPosition, next_player: int | None = None) -> SgfPositio
     else:
         to_move = WHITE if last > 0 and position.moves[last - 1][0] == BLACK else BLACK
     stones = [(board.color_at(p), p) for p in board.points() if board.color_at(p) in (BLACK, WHITE)]
-    return SgfPosition(size, position.komi, stones, moves, to_move, position.date, player)
+    return SgfPosition(size, position.komi, stones, moves, to_move, position.date, player, first_number=last + 1)
 
 
 def _setup_and_moves(game) -> tuple[dict, list, str | None, list]:

@@ -8,7 +8,9 @@ engine, written independently of ``goengine.gtp``.
 - ``has_command(line)``: whether the engine owes a response (empty lines and comment-only lines
   get none). A line holding only an id does count: goengine answers it with ``?id syntax error``
   (the specification does not say; GNU Go 3.8 stays silent, leaving a controller waiting).
-- ``expected_id(line)``: the id the response must echo (``0`` included), or None.
+- ``expected_id(line)``: the id the response must echo (``0`` included), or None. An id is the
+  text of its integer (``007`` is ``7``), never converted: GTP sets no limit on its digits, and
+  Python's int() refuses more than 4,300.
 - ``parse_response(text)``: checks the framing of one response and splits it into
   ``(ok, id, body)``; raises ``FramingError`` saying what is wrong.
 """
@@ -46,10 +48,15 @@ def words(line: str) -> list[str]:
     return [w for w in preprocess(line).split(" ") if w]
 
 
-def expected_id(line: str) -> int | None:
+def _integer_text(digits: str) -> str:
+    """The integer a string of digits writes, as text: leading zeros dropped."""
+    return digits.lstrip("0") or "0"
+
+
+def expected_id(line: str) -> str | None:
     first = words(line)[:1]
     if first and first[0].isascii() and first[0].isdigit():
-        return int(first[0])
+        return _integer_text(first[0])
     return None
 
 
@@ -64,7 +71,7 @@ def command_name(line: str) -> str | None:
 @dataclass(frozen=True)
 class Response:
     ok: bool
-    id: int | None
+    id: str | None  # the text of the id's integer (``expected_id``)
     body: str  # the text after "=id " / "?id ", stripped; lines joined with "\n"
 
 
@@ -86,7 +93,7 @@ def parse_response(text: str) -> Response:
         if _LOOKS_LIKE_HEADER.fullmatch(line):
             raise FramingError(f"a second header {line!r} inside the response {text!r}")
     body = "\n".join([header.group(3) or "", *lines[1:]]).strip()
-    return Response(header.group(1) == "=", int(header.group(2)) if header.group(2) else None, body)
+    return Response(header.group(1) == "=", _integer_text(header.group(2)) if header.group(2) else None, body)
 
 
 def split_stream(stdout: str) -> list[str]:

@@ -323,3 +323,12 @@ def test_bad_command_lines_are_refused_before_anything_starts():
     for args in (["-override-config", "maxVisits"], ["-override-config", "reportAnalysisWinratesAs=UP"]):
         done = run_command("", *args, timeout=120)
         assert done.returncode == 2 and done.stdout == ""
+
+
+def test_a_lone_cr_inside_a_query_is_white_space_not_the_end_of_a_line():
+    """Only LF ends a query (as GTP's lines, ``protocol.text_input``): a CR inside one is JSON's
+    white space. (Before: Python's universal newlines cut the query in two, two errors.)"""
+    done = run_command('{"id": "v",\r "action": "query_version"}\n', timeout=120)
+    assert done.returncode == 0, done.stderr
+    (answer,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert answer["id"] == "v" and answer["action"] == "query_version"

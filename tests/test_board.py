@@ -445,6 +445,26 @@ def test_superko_excluded_from_legal_moves_but_allowed_by_kernel_simple_ko():
     assert b.illegal_reason(BLACK, "G8") is None
 
 
+def test_a_move_of_the_history_may_repeat_a_position_and_break_no_other_rule():
+    """``play(..., superko=False)``: a recorded game's move (``Game.load_position``) and undo's
+    replay (``rewound``) repeat the triple ko's first position; the simple ko, a stone on a
+    stone and suicide still hold. (Before: no move could repeat a position, so a record of a
+    game played under a simple-ko rule could not be loaded, issue 38.)"""
+    b = play_triple_ko()
+    color, vertex = TRIPLE_KO_REPEAT
+    assert b.illegal_reason(color, vertex, superko=False) is None
+    assert b.play(color, vertex, superko=False) == 1
+    assert b.hash == b.history[0] == b.history[-1] and len(b.history) == 7
+    assert str(b) == str(Board.from_ascii(TRIPLE_KO))
+    assert b.illegal_reason(BLACK, "H8", superko=False) == "ko"  # the capture just made is a ko
+    assert b.illegal_reason(BLACK, "B8", superko=False) == "occupied"
+    with pytest.raises(IllegalMove, match="ko"):
+        b.play(BLACK, "H8", superko=False)
+    assert_kernel_consistent(b)
+    replayed = b.rewound(6, Board.from_ascii(TRIPLE_KO).position_arrays(), 0)  # undo replays the history so
+    assert (str(replayed), replayed.history) == (str(b), b.history)
+
+
 def test_random_move_respects_superko_that_the_kernel_ignores():
     b = play_triple_ko()
     g8 = pt(b, "G8")

@@ -188,7 +188,7 @@ def test_python_m_goengine_writes_only_gtp_on_stdout_and_with_quiet_nothing_on_s
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stderr == ""
     responses = [gtp_spec.parse_response(block) for block in gtp_spec.split_stream(proc.stdout)]
-    assert [(r.ok, r.id) for r in responses] == [(True, 1), (True, 2), (True, 3), (True, None)]
+    assert [(r.ok, r.id) for r in responses] == [(True, "1"), (True, "2"), (True, "3"), (True, None)]
     board, params, move = (r.body for r in responses[:3])
     assert board.count("\n") == 7 and board.endswith("komi 0.5")  # 5 rows, 2 of letters, the captures
     assert {"playouts_per_move 30", "search_threads 1", "random_seed 3"} <= {

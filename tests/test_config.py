@@ -35,7 +35,7 @@ from goengine.time_control import TimeSettings
 
 #: per setting: values each door must refuse, with the message's start
 BAD_VALUES = {
-    "playouts": ["0", "-5", "x", "1.5", "1e3", "1000000001"],
+    "playouts": ["0", "-5", "x", "1.5", "1e3", "1000000001", "1_0"],
     "seconds": ["0", "-1", "x", "nan", "inf", "86401"],
     "threads": ["0", "65", "x", "2.5", "none"],
     "seed": ["-1", "x", "9223372036854775808", "none"],
@@ -105,6 +105,17 @@ def test_a_bad_setting_gets_the_same_error_through_the_command_line_and_gtp(key,
     assert from_gtp.startswith(key), from_gtp  # the message names the setting
     with pytest.raises(ValueError, match=re.escape(from_gtp)):
         with_setting(SearchConfig(), key, value)
+
+
+@pytest.mark.parametrize("key", [s.key for s in SETTINGS if s.kind is int])
+def test_an_integer_setting_is_ascii_digits_of_any_length_refused_with_its_range(key):
+    """(Before: 5,000 digits got Python's own message, "Exceeds the limit (4300 digits) for
+    integer string conversion ...", from int(); and Arabic-Indic digits, which int() reads, were
+    taken: ``threads \u0662`` was 2 threads.)"""
+    with pytest.raises(ValueError, match=rf"^{key} must be from \S+ to \S+, got an integer of 5000 digits$"):
+        with_setting(SearchConfig(), key, "9" * 5000)
+    with pytest.raises(ValueError, match=f"^{key} must be an integer, got '\u0662'$"):
+        with_setting(SearchConfig(), key, "\u0662")
 
 
 @pytest.mark.parametrize(("key", "value"), [(k, v) for k, values in GOOD_VALUES.items() for v in values])

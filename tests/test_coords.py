@@ -138,6 +138,7 @@ def test_to_gtp_pass():
         (9, "D"),
         (9, "4D"),
         (9, "DD"),
+        (9, "D\u0664"),  # an Arabic-Indic 4, which int() reads (before: D4)
         (9, "D-4"),
         (9, "D 4"),
         (9, "passs"),

@@ -14,7 +14,7 @@ import pytest
 from helpers import DEAD_STONE, set_up
 
 from goengine import coords, rules
-from goengine.board import BLACK, PASS, WHITE
+from goengine.board import BLACK, PASS, WHITE, IllegalMove
 from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.engine import (
     RESIGN,
@@ -22,6 +22,7 @@ from goengine.engine import (
     SearchResult,
 )
 from goengine.gtp import GtpEngine
+from goengine.sgf import SgfPosition
 
 DATA = Path(__file__).parent / "data"
 FAST = SearchConfig(playouts=100)
@@ -33,6 +34,47 @@ def pt(engine: Engine, vertex: str) -> int:
 
 def names(engine: Engine, points) -> set[str]:
     return {coords.to_gtp(engine.game.size, p) for p in points}
+
+
+# ---- loading a position
+
+
+def game_state(engine: Engine):
+    """All of the game a load may change: size, board, history, komi, handicap, rules."""
+    game = engine.game
+    board = game.board
+    return (
+        game.size,
+        str(board),
+        list(board.moves),
+        list(board.history),
+        dict(board.captures),
+        game.to_move,
+        game.komi,
+        list(game.handicap),
+        list(game.setup_stones),
+        game.rules,
+    )
+
+
+def test_a_position_that_fails_to_load_leaves_the_game_as_it_was():
+    """Move 3 of the position is on a stone: the load fails and the game is the one before it,
+    with its own handicap, moves, komi and rules. (Before: the game was cleared and the position
+    replayed on it, so a failure left the position's size and komi and its first two moves.)"""
+    engine = Engine(EngineConfig(size=9, komi=3.5, white_handicap_bonus="N", search=FAST))
+    engine.game.fixed_handicap(2)
+    engine.game.play(WHITE, pt(engine, "E5"))
+    before = game_state(engine)
+    position = SgfPosition(13, 6.5, moves=[(BLACK, 20), (WHITE, 40), (BLACK, 20)])
+    with pytest.raises(IllegalMove, match="occupied"):
+        engine.load_position(position)
+    assert game_state(engine) == before
+    with pytest.raises(ValueError, match="board size"):
+        engine.load_position(SgfPosition(4, 0.5))
+    assert game_state(engine) == before
+    engine.load_position(SgfPosition(13, 6.5, moves=[(BLACK, 20), (WHITE, 40)]))
+    assert (engine.game.size, engine.game.komi, len(engine.game.moves), engine.game.handicap) == (13, 6.5, 2, [])
+    assert engine.game.rules == before[-1]  # the rules are the engine's, not the file's
 
 
 # ---- the move decision (``Engine.decide``): resign, pass, the most visited move

@@ -102,6 +102,41 @@ def test_undo_after_a_superko_refusal_and_back_makes_the_move_legal_again():
     assert engine.game.board.captures[BLACK] == 1
 
 
+def test_a_position_that_fails_to_load_leaves_the_game_as_it_was():
+    """All or nothing: the third move is on a stone, and the game keeps its board, moves, komi,
+    handicap and size. (Before: the game was cleared, then the position replayed on it.)"""
+    game = Game(9, komi=3.5)
+    game.fixed_handicap(2)
+    game.play(WHITE, coords.from_gtp(9, "E5"))
+    before = (str(game.board), list(game.moves), list(game.board.history), game.komi, game.handicap, game.size)
+    with pytest.raises(IllegalMove, match="occupied"):
+        game.load_position(sgf.SgfPosition(13, 6.5, moves=[(BLACK, 20), (WHITE, 40), (BLACK, 20)]))
+    assert (str(game.board), list(game.moves), list(game.board.history), game.komi, game.handicap, game.size) == before
+    game.undo()
+    assert game.moves == [] and len(game.handicap) == 2
+
+
+def test_a_record_may_repeat_a_position_and_undo_replays_it():
+    """A recorded game's moves are history: B takes the ko, both pass, W retakes, repeating the
+    first position, which superko forbids as a choice; ``load_position(..., superko=False)``
+    plays it and names it, undo replays it, and a move chosen now still obeys superko. (Before:
+    the load failed, and undo's replay would have failed on the repeat.)"""
+    engine = set_up(KO)
+    setup = engine.game.setup_stones
+    moves = [(BLACK, pt(engine, "C4")), (WHITE, PASS), (BLACK, PASS), (WHITE, pt(engine, "B4")), (BLACK, PASS)]
+    position = sgf.SgfPosition(5, 0.5, setup, moves)
+    with pytest.raises(IllegalMove, match="superko"):
+        Game(5).load_position(position)
+    game = Game(5)
+    assert game.load_position(position, superko=False) == [3]
+    assert game.moves == moves and game.board.hash == game.board.history[0]
+    game.undo()  # replays the four moves before it from the start, the repeat among them
+    assert game.moves == moves[:4] and game.board.color_at(pt(engine, "B4")) == WHITE
+    game.undo()
+    with pytest.raises(IllegalMove, match="superko"):
+        game.play(WHITE, pt(engine, "B4"))
+
+
 # ---- handicap
 
 

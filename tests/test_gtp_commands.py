@@ -79,7 +79,8 @@ class Notes(CommandGroup):
     def fail(self, args: list[str]) -> None:
         raise GtpError("no notes here")
 
-    def nothing(self, args: list[str]) -> None:
+    def nothing(self) -> None:
+        """A command without arguments: a method of no parameters."""
         return None
 
 
@@ -91,6 +92,16 @@ def test_a_new_group_registers_its_commands_after_the_others_and_answers_them(gt
     assert gtp.send("notes-say a  b") == "= a b\n\n"  # the handler gets the argument words
     assert gtp.send("notes-fail") == "? no notes here\n\n"
     assert gtp.send("notes-nothing") == "=\n\n"
+
+
+def test_a_handler_without_parameters_is_a_command_that_refuses_arguments(gtp):
+    """The table knows a command without arguments by its handler's signature, and refuses a
+    line that gives it some before the handler runs. (Before: every handler took the argument
+    words, and those of commands without arguments ignored them.)"""
+    Notes(gtp).register()
+    assert gtp.send("notes-nothing extra") == "? syntax error\n\n"
+    assert gtp.send("7 notes-nothing 1 2") == "?7 syntax error\n\n"
+    assert gtp.send("notes-say") == "=\n\n"  # a handler with parameters gets the words, none here
 
 
 def test_a_groups_engine_and_game_are_the_front_ends_current_ones(gtp):

@@ -240,6 +240,17 @@ def test_undo_takes_back_the_last_move_and_no_more():
     assert gtp.send("undo") == "? cannot undo\n\n"
 
 
+def test_undo_with_an_argument_is_refused_and_takes_nothing_back():
+    """``undo`` takes no arguments; ``undo 2`` (GNU Go's ``gg-undo 2``) must not take back one
+    move as if it were understood. (Before: ``undo extra`` answered ``=`` and undid a move.)"""
+    gtp = gtp_for(9)
+    gtp.send("play b c3")
+    before = state(gtp)
+    for line in ("undo extra", "undo 2", "undo 1"):
+        assert gtp.send(line) == "? syntax error\n\n"
+        assert state(gtp) == before
+
+
 def test_undo_of_a_capture_puts_the_captured_stone_back():
     gtp = gtp_on(CAPTURE)
     before = state(gtp)

@@ -20,8 +20,14 @@ the next one): EOF, ``quit``, ``lz-analyze`` streaming Leela Zero's ``info`` lin
 line arrives, ``# interrupt`` cutting a genmove of a billion playouts short. What these count is
 lines and playouts, never seconds of the machine's clock.
 
-The last section holds regression tests for bugs found while writing this file, each named after
-the behaviour it guards and saying in its docstring what went wrong before the fix.
+Then regression tests for bugs found while writing this file, and for issue 38's (input of any
+length, what a line is, commands without arguments), each named after the behaviour it guards
+and saying in its docstring what went wrong before the fix.
+
+Last, the fuzz test (slow, seeded: ``fuzz_input``): 12,000 hostile lines, commands of the table
+with wrong arguments among random bytes, invalid UTF-8, control characters, odd ids and lines of
+a megabyte, read as ``serve`` reads stdin; every answer framed, every refusal leaving the whole
+game as it was.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import random
 import re
 import subprocess
 import sys
@@ -48,6 +55,7 @@ from goengine import policies, priors, rules, version
 from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine, protocol, serve
+from goengine.kernels import board as kb
 from goengine.kernels import tree as kt
 
 TINY = EngineConfig(search=SearchConfig(playouts=20))
@@ -745,3 +753,332 @@ def test_the_early_answers_are_the_engines_own():
     early = protocol.Protocol(protocol.NAME, version.full())
     for command in protocol.EARLY_COMMANDS:
         assert early.send(f"7 {command}") == full.send(f"7 {command}"), command
+
+
+# ---- issue 38: input of any length, and what a line is
+
+
+def test_an_id_of_any_length_is_echoed_and_the_next_line_answered():
+    """An id is digits, as many as the controller sends: it is echoed as its integer's text.
+    (Before: an id of 4,301 digits made ``parse_line``'s int() raise outside any handler, serve's
+    loop died with it, and the next command was never answered.)"""
+    long_id = "1" * 4301
+    rc, out = run_serve(io.StringIO(f"{long_id} name\n2 name\n000{long_id} foo\n"))
+    assert rc == 0
+    assert out.getvalue() == f"={long_id} goengine\n\n=2 goengine\n\n?{long_id} unknown command\n\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "response"),
+    [
+        ("boardsize 1_9", "? syntax error"),  # Python's int() reads 19
+        ("boardsize \u0661\u0669", "? syntax error"),  # Arabic-Indic 19: int() reads that too
+        ("boardsize 0000000000000000000000000000000000000000000000000000000000000000000000000000000000000007", "="),
+        ("boardsize 99999999999999999999999999", "? unacceptable size"),
+        ("fixed_handicap " + "9" * 5000, "? integer too long (5000 digits; at most 100)"),
+        ("time_left b 10 -" + "1" * 101, "? integer too long (101 digits; at most 100)"),
+        ("komi 1_0", "? syntax error"),  # float() reads 10
+        ("komi \u0667.\u0665", "? syntax error"),  # float() reads 7.5
+        ("komi " + "9" * 5000, "? syntax error"),  # infinite
+        ("komi -.5e1", "="),
+        ("play b e\u0665", "? syntax error"),  # int() reads E5: it was played there
+        ("play b e" + "5" * 5000, "? illegal move"),  # off the board
+    ],
+)
+def test_a_numeric_argument_is_ascii_digits_and_any_length_gets_a_gtp_answer(line, response):
+    """GTP's int and float are ASCII digits. (Before: ``1_9`` and other scripts' digits were
+    read as 19, and 5,000 digits were a syntax error only because int() refused them with a
+    message of its own, which ``goengine-set`` passed on: tests/test_gtp_settings.py.)"""
+    assert Harness().send(line) == response + "\n\n"
+
+
+#: GTP's commands without arguments (the specification's and the extensions' own documentation:
+#: KataGo's, KGS's, GoGui's), and goengine's
+NO_ARGUMENTS = ["protocol_version", "name", "version", "list_commands", "clear_board", "undo", "showboard"]
+NO_ARGUMENTS += ["final_score", "kata-get-rules", "get_komi", "cputime", "kgs-game_over", "stop", "clear_cache"]
+NO_ARGUMENTS += ["gogui-analyze_commands", "gogui-interrupt", "goengine-ownership"]
+
+
+@pytest.mark.parametrize("command", NO_ARGUMENTS)
+def test_a_command_without_arguments_refuses_any_and_changes_nothing(command):
+    """As the other commands refuse a wrong number of arguments: ``syntax error``, the game as it
+    was. (Before: each ignored them; ``undo extra`` took a move back.)"""
+    harness = Harness()
+    harness.ok("play b e5")
+    game = harness.gtp.engine.game
+    before = (str(game.board), list(game.moves), game.komi, game.size)
+    assert harness.send(f"3 {command} extra") == "?3 syntax error\n\n"
+    assert harness.send(f"{command} 1 2") == "? syntax error\n\n"
+    assert (str(game.board), list(game.moves), game.komi, game.size) == before
+    assert gtp_spec.parse_response(harness.send(command)).ok
+
+
+@pytest.mark.parametrize("line", ["printsgf out.sgf extra", "goengine-pv b w", "goengine-best_moves b extra"])
+def test_a_command_with_optional_arguments_refuses_too_many(line, workdir):
+    """(Before: ``printsgf a b`` wrote ``a`` and ``goengine-pv b w`` searched for Black, each
+    ignoring the rest.)"""
+    assert Harness().send(line) == "? syntax error\n\n"
+
+
+def test_quit_ends_the_session_whatever_its_arguments():
+    """GTP's ``quit`` never fails: refusing ``quit now`` would leave the engine running after
+    a controller that has gone."""
+    rc, out = run_serve(io.StringIO("1 quit now\n2 name\n"))
+    assert rc == 0 and out.getvalue() == "=1\n\n"
+
+
+def test_a_bare_cr_is_removed_and_only_lf_ends_a_line(monkeypatch):
+    """GTP 2 section 2.2: CR is discarded, LF ends a line. ``1 name\\r2 name`` is one line, the
+    command ``name2``; CR LF ends a line as LF does. (Before: stdin was read in Python's text mode,
+    whose universal newlines end a line at a lone CR: two commands, two answers, and a controller
+    that sent one line read the second answer as the reply to its next command.)"""
+    stdin = io.TextIOWrapper(io.BytesIO(b"1 name\r2 name\n3 name\r\n\r\n4 na\rme\n"))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    rc, out = run_serve(None)
+    assert rc == 0
+    assert out.getvalue() == "?1 unknown command\n\n=3 goengine\n\n=4 goengine\n\n"
+
+
+# ---- the fuzz test (issue 38): hostile lines, seeded
+
+FUZZ_SEED = 38
+FUZZ_LINES = 12_000
+MEGABYTE = 2**20
+#: after any settings line, outside the fuzz's own lines: every search stays one playout on one
+#: thread, whatever a line set
+FUZZ_RESETS = (
+    "goengine-set playouts 1",
+    "goengine-set seconds none",
+    "goengine-set threads 1",
+    "goengine-set ponder off",
+    "goengine-set max_memory_mb 64",
+)
+HUGE_NUMBERS = ["9" * 5000, "1" * 4301, "-" + "9" * 300, "1" + "0" * 400, "9223372036854775808", "2147483648"]
+BAD_INTEGERS = ["-1", "-9", "1.5", "1_0", "0x10", "1e3", "", "x", "+", "-", "\u0661\u0669", "\uff19", "\xb2"]
+BAD_FLOATS = ["nan", "NaN", "inf", "-inf", "Infinity", "1e400", "--1", "1,5", "0x1p3", "1_0", "\u0667.\u0665", "."]
+GOOD_FLOATS = ["0", "7.5", "-3.5", ".5", "1e2", "0.001", "+6.5"]
+GOOD_VERTICES = [f"{c}{r}" for c in "ABCDE" for r in range(1, 6)] + ["pass", "PASS", "e5", "J9", "g7"]
+BAD_VERTICES = ["T19", "Z1", "A0", "A-1", "I5", "a99999999999999999999", "resign", "tt", "e5e5", "5e", "aa", "x"]
+BAD_VERTICES += ["A" + "9" * 5000, "\u00e95", "A\u0665"]
+GOOD_COLOURS = ["b", "w", "B", "W", "black", "white", "BLACK"]
+BAD_COLOURS = ["x", "bw", "1", "2", "blue", "\u00e9", "bl", "whit", "empty"]
+ODD_IDS = ["0", "00", "007", "1" * 4301, "4294967296", "18446744073709551616", "99999999999999999999"]
+NOT_IDS = ["-1", "1.5", "+1", "\u0661", "0x1", "1e3", "\xb2", "1_0"]  # words, so the line's command
+CONTROL = ["\r", "\x00", "\t", "\x0b", "\x0c", "\x1b", "\x7f", "\x01", "\x08", "\x1f"]
+INVALID_UTF8 = [b"\xff", b"\xfe", b"\xc3(", b"\xe2\x82", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\x80"]
+
+
+def fuzz_arguments(rng, files: dict[str, str]) -> dict[str, tuple[list[list[str]], list[str]]]:
+    """For each command, ``(good, bad)``: argument lists it accepts (or may, on some board), and
+    single words that are wrong for it (each replaces one argument of a good list). Budgets stay
+    tiny: the free handicap's own search is asked only for a few stones."""
+    sizes, handicaps = ["5", "7", "9"], ["2", "3", "4", "9"]
+    numbers = BAD_INTEGERS + HUGE_NUMBERS
+    vertex = lambda: rng.choice(GOOD_VERTICES)  # noqa: E731
+    colour = lambda: rng.choice(GOOD_COLOURS)  # noqa: E731
+    setting = rng.choice([s.key for s in SETTINGS] + [c.field for c in CHOSEN] + ["c", "playout.capture", "foo"])
+    value = rng.choice(["1", "0", "none", "off", "on", "uniform", "ucb1", "0.5", *numbers, *BAD_FLOATS])
+    rules_json = ['{"ko":"SIMPLE"}', '{"komi": ' + "9" * 5000 + "}", '{"ko":' + "[" * 3000, "{", '{"x":1}']
+    return {
+        "known_command": ([[rng.choice(["name", "foo", "lz-analyze", "quit", "\u00e9"])]], numbers),
+        "boardsize": ([[rng.choice(sizes)]], ["4", "20", "25", "0", "19.0", *numbers]),
+        "komi": ([[rng.choice(GOOD_FLOATS)]], BAD_FLOATS + HUGE_NUMBERS),
+        "play": ([[colour(), vertex()]], BAD_COLOURS + BAD_VERTICES + numbers),
+        "genmove": ([[colour()]], BAD_COLOURS + numbers),
+        "reg_genmove": ([[colour()]], BAD_COLOURS + numbers),
+        "kgs-genmove_cleanup": ([[colour()]], BAD_COLOURS),
+        "cgos-genmove_analyze": ([[colour()]], BAD_COLOURS),
+        "fixed_handicap": ([[rng.choice(handicaps)]], ["0", "1", "10", "400", *numbers]),
+        "place_free_handicap": ([[rng.choice(handicaps)]], ["0", "1", "400", "1000", *numbers]),
+        "set_free_handicap": ([[vertex(), vertex()], [vertex(), vertex(), vertex()]], BAD_VERTICES + ["pass"]),
+        "kata-set-rules": ([[rng.choice(["chinese", "aga", "tromp-taylor", "japanese"])]], rules_json + numbers),
+        "kgs-rules": ([[rng.choice(["chinese", "aga", "japanese", "new_zealand"])]], ["korean", "x", *numbers]),
+        "final_status_list": ([[rng.choice(["alive", "dead", "seki"])]], ["ALIVE", "x", *numbers]),
+        "loadsgf": (
+            [[rng.choice(list(files.values()))], [files["game9"], rng.choice(["1", "5", "1000"])]],
+            [files[k] for k in ("fifo", "device", "folder", "missing", "huge", "illegal", "size25", "size4", "garbage")]
+            + ["0", "-1", *numbers],
+        ),
+        "printsgf": ([[], [files["out"]]], [files[k] for k in ("folder", "no_folder", "fifo", "device")]),
+        "time_settings": ([[rng.choice(["0", "60", "1"]), rng.choice(["0", "5"]), rng.choice(["0", "25"])]], numbers),
+        "time_left": ([[colour(), rng.choice(["0", "30", "0.5"]), rng.choice(["0", "5"])]], BAD_COLOURS + numbers),
+        "kgs-time_settings": ([["none"], ["absolute", "60"], ["byoyomi", "10", "5", "3"]], ["fischer", *numbers]),
+        "goengine-set": ([[setting, value]], numbers + BAD_FLOATS),
+        "goengine-params": ([[], [setting, value]], numbers),
+        "lz-analyze": ([[], [colour(), "10"], ["interval", "5", "maxmoves", "3"]], BAD_COLOURS + numbers),
+        "kata-analyze": ([[colour(), "10", "ownership", "true"], ["rootInfo", "true"]], ["pvEdgeVisits", *numbers]),
+        "lz-genmove_analyze": ([[colour()], [colour(), "10"]], BAD_COLOURS + numbers),
+        "kata-genmove_analyze": ([[colour(), "10", "ownership", "true"]], BAD_COLOURS + numbers),
+        "goengine-best_moves": ([[], [colour()]], BAD_COLOURS),
+        "goengine-visits": ([[], [colour()]], BAD_COLOURS),
+        "goengine-winrates": ([[], [colour()]], BAD_COLOURS),
+        "goengine-pv": ([[], [colour()]], BAD_COLOURS),
+        "goengine-model_colors": ([[], [colour()]], BAD_COLOURS),
+        "goengine-model_best": ([[], [colour()]], BAD_COLOURS),
+        "goengine-model_features": ([[vertex()], [vertex(), colour()]], BAD_VERTICES + BAD_COLOURS),
+        "kgs-chat": ([["game", "bob", rng.choice(["help", "info", "score", "hi there"])]], ["public", *numbers]),
+    }
+
+
+def fuzz_command_line(rng, name: str, shapes) -> str:
+    """A line of one command: its good arguments (a third of the time), or spoilt: too few, too
+    many, one replaced by a word wrong for it, huge or negative numbers, a word of another kind."""
+    goods, bads = shapes.get(name, ([[]], HUGE_NUMBERS + BAD_INTEGERS))
+    args = list(rng.choice(goods))
+    how = rng.randrange(6)
+    if how == 1:
+        args = args[: rng.randrange(len(args))] if args else []
+        args += [rng.choice(bads)] if not args or rng.random() < 0.3 else []
+    elif how == 2:
+        args += [rng.choice([*bads, "extra", "b", "e5", "1", "-1"]) for _ in range(rng.randint(1, 3))]
+    elif how == 3 and args:
+        args[rng.randrange(len(args))] = rng.choice(bads)
+    elif how == 4:
+        args = [rng.choice([*HUGE_NUMBERS, "-1", "-2147483648", "-0", "-1e9"]) for _ in range(max(1, len(args)))]
+    elif how == 5:
+        args = [rng.choice(BAD_COLOURS + BAD_VERTICES + BAD_FLOATS + GOOD_COLOURS) for _ in range(rng.randint(0, 4))]
+    return " ".join([name, *args])
+
+
+def fuzz_input(rng, table: list[str], files: dict[str, str], count: int) -> list[bytes]:
+    """``count`` hostile lines as bytes, each ending with LF and holding no other: commands of
+    the table with wrong arguments (and right ones, so the board has stones to keep), random
+    bytes, invalid UTF-8, control characters (CR among them) inside lines, odd ids, comments,
+    and eight lines of a megabyte."""
+    lines = []
+    for _ in range(count):
+        kind = rng.random()
+        shapes = fuzz_arguments(rng, files)
+        if kind < 0.55:
+            line = fuzz_command_line(rng, rng.choice(table), shapes).encode()
+        elif kind < 0.65:
+            line = bytes(rng.randrange(256) for _ in range(rng.randrange(80)))
+        elif kind < 0.70:
+            words = fuzz_command_line(rng, rng.choice(table), shapes).encode()
+            at = rng.randrange(len(words) + 1)
+            line = words[:at] + rng.choice(INVALID_UTF8) + words[at:]
+        elif kind < 0.82:
+            text = fuzz_command_line(rng, rng.choice(table), shapes)
+            for _ in range(rng.randint(1, 3)):
+                at = rng.randrange(len(text) + 1)
+                text = text[:at] + rng.choice(CONTROL) + text[at:]
+            line = text.encode()
+        elif kind < 0.92:
+            ident, blank = rng.choice(ODD_IDS + NOT_IDS), rng.choice([" ", "\t", "  "])
+            line = f"{ident}{blank}{fuzz_command_line(rng, rng.choice(table), shapes)}".encode()
+        else:
+            line = rng.choice(["", " ", "\t", "#", "# a comment", "# interrupt", "1 # only an id", "\r", "name # x"])
+            line = line.encode()
+        lines.append(line.replace(b"\n", b" ") + b"\n")
+    megabyte = [
+        b"x" * MEGABYTE,
+        b"1" * MEGABYTE + b" name",
+        b"play b " + b"a" * MEGABYTE,
+        b"boardsize " + b"9" * MEGABYTE,
+        b"komi " + b"1" * MEGABYTE,
+        b"goengine-set playouts " + b"9" * MEGABYTE,
+        b"kata-set-rules " + b"[" * MEGABYTE,
+        b"loadsgf " + b"y" * MEGABYTE,
+    ]
+    for line in megabyte:
+        lines.insert(rng.randrange(len(lines) + 1), line + b"\n")
+    return lines
+
+
+def game_snapshot(engine: Engine) -> tuple:
+    """The whole game: the board's arrays (the rows and slots of the position: the kernels'
+    scratch rows after them change with any flood fill, a count's included), its history and
+    moves, komi, to-move, handicap, set-up stones, rules and size."""
+    game, board = engine.game, engine.game.board
+    return (
+        game.size,
+        board.pts[: kb.STATE_ROWS].tobytes(),
+        board.meta[: kb.NMETA].tobytes(),
+        len(board.history),
+        tuple(board.moves),
+        tuple(sorted(board.captures.items())),
+        game.komi,
+        game.to_move,
+        tuple(game.handicap),
+        tuple(game.setup_stones),
+        game.rules,
+    )
+
+
+@pytest.fixture
+def fuzz_files(tmp_path, monkeypatch) -> dict[str, str]:
+    """The files the fuzz's ``loadsgf`` and ``printsgf`` name, in a folder of their own (the
+    working folder too, for the names random lines make up)."""
+    monkeypatch.chdir(tmp_path)
+    data = Path(__file__).parent / "data"
+    files = {name: str(data / f"{name}.sgf") for name in ("game9", "handicap9", "filllib10")}
+    os.mkfifo(tmp_path / "fifo.sgf")
+    (tmp_path / "huge.sgf").write_bytes(b"(;FF[4]GM[1]SZ[9]C[" + b"x" * (4 * MEGABYTE) + b"])")
+    (tmp_path / "illegal.sgf").write_text("(;FF[4]GM[1]SZ[9]KM[2.5];B[ee];W[ee])")
+    (tmp_path / "size25.sgf").write_text("(;FF[4]GM[1]SZ[25];B[aa])")
+    (tmp_path / "size4.sgf").write_text("(;FF[4]GM[1]SZ[4];B[aa])")
+    (tmp_path / "garbage.sgf").write_bytes(bytes(range(256)) * 4)
+    names = ("fifo", "huge", "illegal", "size25", "size4", "garbage")
+    files |= {name: str(tmp_path / f"{name}.sgf") for name in names}
+    files |= {"device": "/dev/zero", "folder": str(tmp_path), "missing": str(tmp_path / "missing.sgf")}
+    files |= {"out": str(tmp_path / "out.sgf"), "no_folder": str(tmp_path / "no" / "such" / "out.sgf")}
+    return files
+
+
+@pytest.mark.slow
+def test_fuzz_hostile_lines_get_one_framed_answer_each_and_a_refusal_changes_nothing(fuzz_files, capsys):
+    """12,000 seeded hostile lines (``fuzz_input``), read as ``serve`` reads stdin
+    (``protocol.text_input``: invalid UTF-8 replaced, CR kept inside the line) and sent one by
+    one, as a controller sends them: every line with a command gets exactly one response, framed
+    as GTP says (``=`` or ``?``, the id echoed, one empty line at the end), a line without one
+    gets nothing, nothing else reaches stdout, no handler crashes (``internal error``), every
+    ``?`` leaves the whole game as it was (``game_snapshot``), and at the end the engine still
+    answers ``name``. The next line counts as already waiting (a streaming analysis ends at
+    once) and every search is one playout, so what is answered depends on the seed alone."""
+    logs: list[str] = []
+    written: list[str] = []
+    config = EngineConfig(size=9, search=SearchConfig(playouts=1, threads=1, seed=FUZZ_SEED))
+    gtp = GtpEngine(Engine(config), log=logs.append, write=written.append, input_pending=lambda: True)
+    table = [name for name in gtp.commands if name != "quit"] + ["quit"]
+    rng = random.Random(FUZZ_SEED)
+    data = b"".join(fuzz_input(rng, table, fuzz_files, FUZZ_LINES))
+    lines = list(protocol.text_input(io.BytesIO(data)))
+    assert len(lines) == FUZZ_LINES + 8
+    failures: list[str] = []
+    commands, refused = set(), 0
+    for line in lines:
+        before = game_snapshot(gtp.engine)
+        written.clear()
+        response = gtp.send(line)
+        output = "".join(written) + response
+        gtp.disconnect = False  # quit ends serve's loop; here the lines go on
+        shown = f"{line[:120]!r}{'...' if len(line) > 120 else ''}"
+        if not gtp_spec.has_command(line):
+            if output:
+                failures.append(f"{shown}: no command, yet {output[:200]!r}")
+            continue
+        commands.add(gtp_spec.command_name(line))
+        try:
+            (block,) = gtp_spec.split_stream(output)
+            answer = gtp_spec.parse_response(block)
+        except (ValueError, gtp_spec.FramingError) as err:
+            failures.append(f"{shown}: {str(err)[:300]}")
+            continue
+        if answer.id != gtp_spec.expected_id(line):
+            failures.append(f"{shown}: id {str(answer.id)[:40]} echoed, not {str(gtp_spec.expected_id(line))[:40]}")
+        if "internal error" in answer.body:
+            failures.append(f"{shown}: {answer.body[:300]}")
+        if not answer.ok:
+            refused += 1
+            if game_snapshot(gtp.engine) != before:
+                failures.append(f"{shown}: refused ({answer.body[:100]}), yet the game changed")
+        if gtp_spec.command_name(line) in ("goengine-set", "goengine-params"):
+            for reset in FUZZ_RESETS:
+                assert gtp.send(reset) == "=\n\n", reset
+        if len(failures) >= 20:
+            break
+    assert not failures, "\n".join(failures)
+    assert set(table) <= commands, f"never sent: {set(table) - commands}"
+    assert refused > FUZZ_LINES // 4
+    assert gtp.send("38 name") == "=38 goengine\n\n"
+    assert capsys.readouterr().out == ""

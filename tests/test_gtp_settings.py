@@ -105,6 +105,8 @@ def test_goengine_params_with_a_key_and_value_sets_it_as_goengine_set_does(key, 
     ("line", "message"),
     [
         ("goengine-set playouts 0", "playouts must be from 1 to 1000000000, got 0"),
+        # Python's int() refuses over 4,300 digits with a message about itself, which was the answer
+        ("goengine-set playouts " + "9" * 5000, "playouts must be from 1 to 1000000000, got an integer of 5000 digits"),
         ("goengine-params playouts x", "playouts must be an integer, got 'x'"),
         ("goengine-set ponder maybe", "ponder must be on or off, got 'maybe'"),
         ("goengine-set playout moggy", "unknown playout policy 'moggy'; known: uniform, heavy"),

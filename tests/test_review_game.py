@@ -5,12 +5,14 @@ with its reason as a ``BadGame``, never another exception."""
 from __future__ import annotations
 
 import contextlib
+import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goengine import coords
+from goengine import coords, sgf
 from goengine.board import BLACK, PASS, WHITE
 from goengine.review.game import BadGame, move_name, read
 
@@ -103,6 +105,24 @@ def test_a_file_that_cannot_be_reviewed_is_refused_with_its_reason(tmp_path, tex
 def test_a_missing_file_is_refused_as_unreadable(tmp_path):
     with pytest.raises(BadGame, match="cannot read it"):
         read(tmp_path / "missing.sgf")
+
+
+def test_a_fifo_or_a_file_too_large_for_a_game_record_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "pipe.sgf"
+    os.mkfifo(fifo)  # never written: reading it would wait for ever
+    with pytest.raises(BadGame, match="not a regular file"):
+        read(fifo)
+    large = tmp_path / "large.sgf"
+    large.write_bytes(b"(;GM[1]SZ[9]C[" + b"x" * sgf.MAX_SGF_BYTES + b"];B[ee])")
+    with pytest.raises(BadGame, match="larger"):
+        read(large)
+
+
+def test_a_recorded_game_that_repeats_a_position_is_reviewed_as_loadsgf_loads_it():
+    """GNU Go's regression game filllib10.sgf repeats a position at move 237 (B A2), which
+    positional superko forbids: the record is history, so it is replayed to its end."""
+    game = read(Path(__file__).parent / "data" / "filllib10.sgf")
+    assert len(game.moves) >= 237
 
 
 def test_a_ko_retaken_at_once_is_refused_as_unplayable(tmp_path):

@@ -70,6 +70,10 @@ def test_a_json_object_reads_with_katago_defaults_and_its_komi():
         '{"colour": "blue"}',
         '{"komi": 7.5}',  # komi is kata-set-rules' business only where allowed
         "{not json",
+        # json's int() refuses 5,000 digits with a ValueError that is no JSONDecodeError, and its
+        # parser recurses into nested lists until RecursionError
+        pytest.param('{"komi": ' + "9" * 5000 + "}", id="a-number-of-5000-digits"),
+        pytest.param('{"ko": ' + "[" * 100000, id="nested-100000-deep"),
         42,
     ],
 )

@@ -11,6 +11,8 @@ position (GTP ``loadsgf`` / ``printsgf``) is in ``test_engine.py`` and ``data/sg
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -150,9 +152,75 @@ def test_load_refuses_what_it_cannot_play_with_value_error(tmp_path, text, messa
         sgf.load(write(tmp_path, text))
 
 
+@pytest.mark.parametrize("size", [1, 20, 26])
+def test_a_size_the_kernels_cannot_hold_is_a_board_size_error_naming_it(tmp_path, size):
+    """``BoardSizeError`` carries the size, for a front-end to word the sizes it plays."""
+    with pytest.raises(sgf.BoardSizeError) as error:
+        sgf.load(write(tmp_path, f"(;FF[4]GM[1]SZ[{size}])"))
+    assert error.value.size == size
+
+
 def test_load_of_a_missing_file_raises_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError):
         sgf.load(str(tmp_path / "no-such-game.sgf"))
+
+
+def test_load_refuses_a_fifo_at_once_without_waiting_for_a_writer(tmp_path):
+    """(Before: open() waited for a writer that never came, and ``loadsgf`` with it.) The load
+    runs on a thread; the join's timeout only guards the suite against the old hang."""
+    fifo = tmp_path / "game.sgf"
+    os.mkfifo(fifo)
+    errors: list[Exception] = []
+
+    def load() -> None:
+        try:
+            sgf.load(str(fifo))
+        except Exception as err:  # noqa: BLE001 - the test reads it
+            errors.append(err)
+
+    reader = threading.Thread(target=load, daemon=True)
+    reader.start()
+    reader.join(timeout=30)
+    if reader.is_alive():  # the old hang: a writer's open lets the reader's open return
+        os.close(os.open(fifo, os.O_WRONLY))
+        reader.join()
+        pytest.fail("load waited for a writer of the FIFO")
+    assert [str(err) for err in errors] == ["not a regular file (a FIFO)"]
+
+
+@pytest.mark.parametrize(("path", "kind"), [("/dev/null", "a device"), (".", "a folder")])
+def test_load_refuses_what_is_not_a_regular_file(path, kind):
+    """A device is read only as far as it is a file: /dev/zero was read without end (2.3 GB in
+    1.4 s) before. (/dev/null is the safe device to test with: before, it read as an empty file,
+    ``bad SGF``.)"""
+    with pytest.raises(ValueError, match=f"^not a regular file \\({kind}\\)$"):
+        sgf.load(path)
+
+
+def test_write_file_writes_a_regular_file_and_refuses_anything_else_at_once(tmp_path):
+    """A FIFO without a reader would hold the writer for ever (``printsgf`` did), a device would
+    take the game: both are refused before anything is opened for writing."""
+    os.mkfifo(tmp_path / "fifo")
+    for path, kind in ((tmp_path / "fifo", "a FIFO"), ("/dev/null", "a device"), (tmp_path, "a folder")):
+        with pytest.raises(ValueError, match=f"^not a regular file \\({kind}\\)$"):
+            sgf.write_file(str(path), "(;)")
+    target = tmp_path / "game.sgf"
+    target.write_text("an older, longer text")
+    sgf.write_file(str(target), "(;SZ[9])")
+    assert target.read_text() == "(;SZ[9])"
+
+
+def test_load_refuses_a_file_larger_than_a_game_record_may_be(tmp_path):
+    """(Before: any file was read whole, whatever its size.)"""
+    path = tmp_path / "huge.sgf"
+    game = b"(;FF[4]GM[1]SZ[9]C["
+    path.write_bytes(game + b"x" * (sgf.MAX_SGF_BYTES - len(game) - 2) + b"])")
+    assert len(sgf.read_file(str(path))) == sgf.MAX_SGF_BYTES  # at the limit: read
+    assert sgf.load(str(path)).size == 9
+    with path.open("ab") as handle:
+        handle.write(b"\n")
+    with pytest.raises(ValueError, match="^larger than 4 MB, the most a game record may have$"):
+        sgf.load(str(path))
 
 
 # ---- dumps, read back with sgfmill

@@ -13,8 +13,9 @@ if TYPE_CHECKING:  # the engine class assembles the groups; only its type is nee
 
 class CommandGroup:
     """``COMMANDS`` maps each GTP command name to the method that handles it; ``register`` adds
-    them to the front-end's table. A handler takes the argument words and returns the response
-    text (or None for an empty success), raising ``GtpError`` for a failure."""
+    them to the front-end's table. A handler takes the argument words (a method of no parameters
+    for a command without arguments: the table refuses any, ``Protocol.register``) and returns
+    the response text (or None for an empty success), raising ``GtpError`` for a failure."""
 
     COMMANDS: dict[str, str] = {}
 

@@ -31,7 +31,7 @@ class GameCommands(CommandGroup):
             raise GtpError("unacceptable size")
         self.engine.new_game(size)
 
-    def clear_board(self, args: list[str]) -> None:
+    def clear_board(self) -> None:
         self.engine.new_game()
 
     def komi(self, args: list[str]) -> None:
@@ -59,7 +59,7 @@ class GameCommands(CommandGroup):
     def genmove_cleanup(self, args: list[str]) -> str:
         return self._genmove(args, commit=True, cleanup=True)
 
-    def undo(self, args: list[str]) -> None:
+    def undo(self) -> None:
         try:
             self.game.undo()
         except NothingToUndo:

@@ -76,17 +76,19 @@ class GoGuiCommands(CommandGroup):
         "goengine-model_features": "model_features",
     }
 
-    def analyze_commands(self, args: list[str]) -> str:
+    def analyze_commands(self) -> str:
         """GoGui's analyze commands (``type/label/command``)."""
         return "\n".join(ANALYZE_COMMANDS)
 
-    def gogui_interrupt(self, args: list[str]) -> str:
+    def gogui_interrupt(self) -> str:
         """GoGui asks whether ``# interrupt`` lines are understood (they are: ``serve``)."""
         return ""
 
     def _analysis(self, args: list[str]) -> SearchResult:
         """GoGui's analyze commands search the position for ``[color]`` on the settings' budget;
         the game clock does not apply (an analysis is not a move, ``Engine.analyze``)."""
+        if len(args) > 1:
+            raise syntax_error()
         return self.engine.analyze(color(args[0]) if args else None)
 
     def best_moves(self, args: list[str]) -> str:
@@ -115,7 +117,7 @@ class GoGuiCommands(CommandGroup):
             moves.append(f"{'B' if mover == BLACK else 'W'} {self.gtp.vertex_text(m)}")
         return "VAR " + " ".join(moves) if moves else ""
 
-    def ownership(self, args: list[str]) -> str:
+    def ownership(self) -> str:
         owner = self.engine.ownership()
         size = self.game.size
         rows = []

@@ -11,13 +11,22 @@ helpers (``color``, ``vertex``, ``integer``, ``number``) raise GTP's canonical e
 
 What a controller can rely on:
 
-- one line in, one response out, ending with an empty line; an id, 0 included, is echoed;
+- one line in, one response out, ending with an empty line; an id, 0 included, is echoed, as
+  the integer its digits write (leading zeros dropped), however many digits it has: it is kept
+  as text, never converted (Python's ``int`` refuses more than 4,300 digits);
 - any exception in a handler becomes ``? message``, never a traceback (that goes to the log,
   stderr); a multi-line response never contains an empty line (it would end it early);
 - ``list_commands`` and ``known_command`` are generated from the table, never kept by hand;
+- a command that takes no arguments refuses any (``syntax error``), checked once for the whole
+  table: its handler is a function of no parameters (``Protocol.register``). ``quit`` alone
+  ignores them, since GTP says it never fails (GNU Go ignores extra arguments everywhere; an
+  ``undo 2`` that undid one move would be worse than a refusal);
 - a line is split as GTP 2 section 3.1 says (``parse_line``): control characters removed,
   ``#`` comments cut, tokens split on runs of spaces and tabs; other characters, non-ASCII ones
   included, are kept, so an unknown word stays an unknown command;
+- only LF ends a line: a CR is a control character, removed like the others (GTP 2 section
+  2.2), so ``name\rname`` is one line, ``namename`` (``text_input``: Python's text mode would
+  make a lone CR a line end, and a controller's answers would fall out of step);
 - input is decoded leniently, so a stray byte cannot end the session; ``# interrupt`` (GoGui)
   interrupts a running search at once; a handler that streams its answer (``lz-analyze``)
   writes the header and body itself and returns ``STREAMED``;
@@ -28,6 +37,7 @@ What a controller can rely on:
 
 from __future__ import annotations
 
+import inspect
 import io
 import math
 import queue
@@ -41,7 +51,8 @@ from collections.abc import Callable
 NAME = "goengine"  # what ``name`` answers
 EARLY_COMMANDS = ("protocol_version", "name", "version", "quit")  # what ``serve``'s early protocol answers
 STREAMED = object()  # a handler's result meaning "the response was written as it went"
-Handler = Callable[[list[str]], object]
+# a handler takes the argument words, or nothing when the command takes no arguments
+Handler = Callable[[list[str]], object] | Callable[[], object]
 
 
 class GtpError(Exception):
@@ -53,28 +64,37 @@ def syntax_error() -> GtpError:
 
 
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+# GTP's numbers are ASCII: Python's int() and float() also read other scripts' digits and "1_0"
+_DIGITS = re.compile("[0-9]+")
+_INTEGER = re.compile("[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# The most digits an integer argument may have: far more than any GTP argument needs (GTP's int is
+# below 2**31, ten digits), far fewer than Python's int() takes from text (4,300 by default, as
+# few as 640 if PYTHONINTMAXSTRDIGITS says so), so int() never refuses one with its own message.
+MAX_DIGITS = 100
 
 
-def parse_line(line: str) -> tuple[int | None, str | None, list[str]]:
+def parse_line(line: str) -> tuple[str | None, str | None, list[str]]:
     """``(id, command, arguments)`` of one input line, as GTP 2 section 3.1 says: control
     characters other than tab and newline removed, ``#`` comments cut, tabs made spaces, tokens
     split on any run of white space. Other characters, non-ASCII ones included, are kept: an
-    unknown word stays an unknown command rather than turning into a known one."""
+    unknown word stays an unknown command rather than turning into a known one. The id is the
+    text of the integer (``007`` is ``7``), of any length."""
     text = _CONTROL.sub("", line.replace("\t", " ")).split("#", 1)[0]
     tokens = [token for token in text.split(" ") if token]  # GTP's white space: space and tab only
     message_id = None
-    if tokens and tokens[0].isdigit() and tokens[0].isascii():
-        message_id = int(tokens.pop(0))
+    if tokens and _DIGITS.fullmatch(tokens[0]):
+        message_id = tokens.pop(0).lstrip("0") or "0"
     if not tokens:
         return message_id, None, []
     return message_id, tokens[0], tokens[1:]
 
 
-def format_response(message_id: int | None, ok: bool, text: str) -> str:
+def format_response(message_id: str | None, ok: bool, text: str) -> str:
     """``=id text`` / ``?id text`` with a blank line after; no empty line inside the text."""
     lines = [line.rstrip() for line in text.replace("\r", "").split("\n")]
     body = "\n".join(line if line else " " for line in lines).strip("\n") if text else ""
-    head = ("=" if ok else "?") + ("" if message_id is None else str(message_id))
+    head = ("=" if ok else "?") + ("" if message_id is None else message_id)
     return f"{head} {body}\n\n" if body else f"{head}\n\n"
 
 
@@ -99,7 +119,7 @@ def vertex(size: int, text: str) -> int:
     t = text.strip().lower()
     if t == "pass":
         return coords.PASS
-    if len(t) < 2 or not t[0].isalpha() or not t[1:].isdigit():
+    if len(t) < 2 or not t[0].isalpha() or not _DIGITS.fullmatch(t[1:]):
         raise syntax_error()
     try:
         return coords.from_gtp(size, t)
@@ -108,18 +128,23 @@ def vertex(size: int, text: str) -> int:
 
 
 def integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise syntax_error() from None
+    """An integer written in ASCII digits, with an optional sign: a syntax error for anything
+    else (``1_0``, ``1.0``, other scripts' digits, which Python's int() takes), ``integer too
+    long`` for more than MAX_DIGITS digits (leading zeros aside)."""
+    if not _INTEGER.fullmatch(text):
+        raise syntax_error()
+    digits = len(text.lstrip("+-").lstrip("0"))
+    if digits > MAX_DIGITS:
+        raise GtpError(f"integer too long ({digits} digits; at most {MAX_DIGITS})")
+    return int(text)
 
 
 def number(text: str) -> float:
-    """A finite float; a syntax error otherwise."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise syntax_error() from None
+    """A finite float in ASCII digits (``7.5``, ``-1``, ``.5``, ``1e3``); a syntax error otherwise
+    (``nan``, ``inf``, ``1_0``, and what overflows, such as ``1e400`` or a thousand digits)."""
+    if not _FLOAT.fullmatch(text):
+        raise syntax_error()
+    value = float(text)
     if not math.isfinite(value):
         raise syntax_error()
     return value
@@ -155,18 +180,25 @@ class Protocol:
         self.write = write or (lambda text: None)
         self.input_pending = input_pending or (lambda: False)
         self.commands: dict[str, Handler] = {}
+        self._no_arguments: set[str] = set()  # the commands whose handlers take no parameters
         self.disconnect = False
-        self._id: int | None = None
-        self.register("protocol_version", lambda args: "2")
-        self.register("name", lambda args: name)
-        self.register("version", lambda args: version)
+        self._id: str | None = None
+        self.register("protocol_version", lambda: "2")
+        self.register("name", lambda: name)
+        self.register("version", lambda: version)
         self.register("known_command", self._known_command)
-        self.register("list_commands", lambda args: "\n".join(self.commands))
+        self.register("list_commands", lambda: "\n".join(self.commands))
         self.register("quit", self._quit)
 
     def register(self, name: str, handler: Handler) -> None:
-        """Add a command to the table (``list_commands`` lists them in this order)."""
+        """Add a command to the table (``list_commands`` lists them in this order). A handler
+        with no parameters is a command without arguments: ``send`` refuses a line that gives it
+        some, as a syntax error; any other handler takes the argument words and checks them."""
         self.commands[name] = handler
+        if inspect.signature(handler).parameters:
+            self._no_arguments.discard(name)
+        else:
+            self._no_arguments.add(name)
 
     def send(self, message: str) -> str:
         """The full response to one input line (ending with the blank line), or "" for a line
@@ -179,7 +211,12 @@ class Protocol:
         if handler is None:
             return format_response(message_id, False, "unknown command")
         try:
-            result = handler(args)
+            if command not in self._no_arguments:
+                result = handler(args)
+            elif args:
+                raise syntax_error()
+            else:
+                result = handler()
         except GtpError as err:
             return format_response(message_id, False, str(err))
         except ValueError as err:  # the engine's and the configuration's own messages
@@ -195,7 +232,7 @@ class Protocol:
 
     def header(self) -> str:
         """The success header of the current command, for handlers that stream their body."""
-        return "=" + ("" if self._id is None else str(self._id)) + "\n"
+        return "=" + ("" if self._id is None else self._id) + "\n"
 
     def interrupt(self) -> None:
         """What ``# interrupt`` does; a subclass with a search stops it."""
@@ -214,7 +251,17 @@ class Protocol:
         return "true" if args[0] in self.commands else "false"
 
     def _quit(self, args: list[str]) -> None:
+        """The session ends, whatever the arguments: GTP's ``quit`` never fails (an engine that
+        refused would be left running by a controller that has gone)."""
         self.disconnect = True
+
+
+def text_input(binary) -> io.TextIOWrapper:
+    """GTP's lines from a binary stream: decoded leniently (a byte that is not UTF-8 becomes
+    U+FFFD, so one stray byte cannot end the session) and ended by LF alone (``newline="\n"``:
+    Python's default, universal newlines, would end a line at a lone CR too and turn one
+    command into two); a CR stays in the line, for ``parse_line`` to remove."""
+    return io.TextIOWrapper(binary, encoding="utf-8", errors="replace", newline="\n")
 
 
 def serve(
@@ -238,8 +285,7 @@ def serve(
     any other exception is logged and gives 1.
     """
     if stdin is None:
-        # bytes decoded here, leniently: one bad byte must not end (or hang) the session
-        stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        stdin = text_input(sys.stdin.buffer)
     stdout = stdout or sys.stdout
     lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
     lock = threading.Lock()

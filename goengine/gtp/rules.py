@@ -20,10 +20,8 @@ class RulesCommands(CommandGroup):
         "get_komi": "get_komi",
     }
 
-    def get_rules(self, args: list[str]) -> str:
+    def get_rules(self) -> str:
         """The rules of the game, as KataGo writes them (one line of JSON, no komi)."""
-        if args:
-            raise syntax_error()
         return json.dumps(self.game.rules.to_json(), separators=(",", ":"))
 
     def set_rules(self, args: list[str]) -> None:
@@ -54,8 +52,6 @@ class RulesCommands(CommandGroup):
             raise GtpError(str(error)) from None
         self.game.rules = played(rules)
 
-    def get_komi(self, args: list[str]) -> str:
+    def get_komi(self) -> str:
         """The komi ``komi`` set (the handicap bonus of the rules not included)."""
-        if args:
-            raise syntax_error()
         return f"{self.game.komi:g}"

@@ -11,6 +11,12 @@ from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import GtpError, integer, syntax_error
 
 
+def unplayable_size(size: int) -> GtpError:
+    """``loadsgf``'s error for a game on a board goengine does not play (``config.BOARD_SIZES``),
+    one wording whether the kernels could hold the board or not."""
+    return GtpError(f"cannot load file: board size {size} is not from {BOARD_SIZES[0]} to {BOARD_SIZES[-1]}")
+
+
 def format_score(score: float) -> str:
     """GTP's result format: ``B+3.5``, ``W+0.5``, ``0`` for a draw."""
     if score == 0:
@@ -27,12 +33,12 @@ class ScoringCommands(CommandGroup):
         "printsgf": "printsgf",
     }
 
-    def showboard(self, args: list[str]) -> str:
+    def showboard(self) -> str:
         board = self.game.board
         caps = f"captures: black {board.captures[BLACK]}, white {board.captures[WHITE]}; komi {self.game.komi:g}"
         return "\n" + board.render() + "\n" + caps
 
-    def final_score(self, args: list[str]) -> str:
+    def final_score(self) -> str:
         try:
             return format_score(self.engine.final_score())
         except (ValueError, GameError):
@@ -61,22 +67,31 @@ class ScoringCommands(CommandGroup):
             game = sgf.load(args[0], move_number)
         except OSError as err:
             raise GtpError(f"cannot load file: {err.strerror or err}") from None
+        except sgf.BoardSizeError as err:  # beyond the kernels' sizes: worded as any size not played
+            raise unplayable_size(err.size) from None
         except ValueError as err:
             raise GtpError(f"cannot load file: {err}") from None
         if game.size not in BOARD_SIZES:
-            raise GtpError(
-                f"cannot load file: board size {game.size} is not from {BOARD_SIZES[0]} to {BOARD_SIZES[-1]}"
+            raise unplayable_size(game.size)
+        for i in self.engine.load_position(game, superko=False):
+            color, point = game.moves[i]
+            self.gtp.log(
+                f"warning: loadsgf {args[0]}: move {game.first_number + i} ({'B' if color == BLACK else 'W'} "
+                f"{self.gtp.vertex_text(point)}) repeats an earlier position, which positional superko forbids; "
+                "played, since the record has it"
             )
-        self.engine.load_position(game)
 
     def printsgf(self, args: list[str]) -> str | None:
+        if len(args) > 1:
+            raise syntax_error()
         game = self.game
         text = sgf.dumps(game.size, game.komi, game.moves, game.setup_stones, handicap=len(game.handicap))
         if args:
             try:
-                with open(args[0], "w", encoding="utf-8") as handle:
-                    handle.write(text)
+                sgf.write_file(args[0], text)
             except OSError as err:
                 raise GtpError(f"cannot save file: {err.strerror or err}") from None
+            except ValueError as err:  # a FIFO, a device, a folder
+                raise GtpError(f"cannot save file: {err}") from None
             return None
         return text.strip()

@@ -22,18 +22,18 @@ class ServerCommands(CommandGroup):
         "clear_cache": "clear_cache",
     }
 
-    def game_over(self, args: list[str]) -> None:
+    def game_over(self) -> None:
         """The server says the game has ended: stop pondering (every command stops it, and only
         a move of the engine starts it again)."""
         self.engine.ponderer.stop()
 
-    def stop(self, args: list[str]) -> None:
+    def stop(self) -> None:
         """End pondering or a running analysis. Any line that arrives already stops both (the
         analysis ends its response when input is pending); ``stop`` is the line a controller sends
         to mean only that."""
         self.engine.ponderer.stop()
 
-    def clear_cache(self, args: list[str]) -> None:
+    def clear_cache(self) -> None:
         """Forget the search's trees: the next search starts from nothing."""
         self.engine.clear_cache()
 

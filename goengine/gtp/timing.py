@@ -67,6 +67,6 @@ class TimingCommands(CommandGroup):
             raise syntax_error()
         self.engine.clocks.start(settings)
 
-    def cputime(self, args: list[str]) -> str:
+    def cputime(self) -> str:
         """The process's CPU seconds so far (GoGui's and twogtp's own accounting)."""
         return f"{time.process_time():.3f}"

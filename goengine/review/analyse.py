@@ -71,7 +71,8 @@ def analyse(position: Position, config: EngineConfig, budget: Budget) -> Analysi
     engine = Engine(config)
     try:
         setup, moves = list(position.setup), list(position.moves)
-        engine.load_position(SgfPosition(position.size, position.komi, setup, moves, to_move=position.first))
+        # a record's moves, as ``game.read`` replayed them: one may repeat an earlier position
+        engine.load_position(SgfPosition(position.size, position.komi, setup, moves, to_move=position.first), False)
         return Analysis.of(engine.analyze(position.to_move, budget))
     finally:
         engine.close()

@@ -109,13 +109,18 @@ def move_name(size: int, color: int, point: int) -> str:
 
 
 def read(path: str | Path) -> ReviewGame:
-    """The game in the SGF file at ``path``, every move replayed with full rules (superko
-    included); BadGame naming the reason when it cannot be read or replayed."""
+    """The game in the SGF file at ``path`` (a regular file of at most ``sgf.MAX_SGF_BYTES``,
+    ``sgf.read_file``), every move replayed with the rules; BadGame naming the reason when it
+    cannot be read or replayed. A move that repeats an earlier position is replayed, as
+    ``loadsgf`` does: the record is history, and a game played under a simple-ko rule may
+    repeat one; any other illegal move is refused."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = sgf.read_file(str(path))
     except OSError as err:
         raise BadGame(f"cannot read it: {err.strerror or err}") from None
+    except ValueError as err:  # not a regular file, or too large for a game record
+        raise BadGame(str(err)) from None
     try:
         position = sgf.parse(data)
         about = sgf.info(data)
@@ -131,7 +136,7 @@ def read(path: str | Path) -> ReviewGame:
         raise BadGame(f"its set-up cannot be placed: {err}") from None
     for i, (color, point) in enumerate(moves):
         try:
-            board.play(color, point)
+            board.play(color, point, superko=False)
         except ValueError as err:
             number = first_number + i
             raise BadGame(f"move {number} ({move_name(position.size, color, point)}) cannot be played: {err}") from None
