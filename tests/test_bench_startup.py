@@ -59,6 +59,15 @@ def test_a_run_waits_for_memory_taken_in_the_background_and_reads_it_after_genmo
     assert row["ready_mb"] >= 40  # the background 40 MB were counted before genmove
     assert row["after_mb"] >= row["ready_mb"] + 15  # and genmove's 20 MB after it
     assert row["peak_mb"] >= row["after_mb"]
+    assert row["first_move"] >= row["name"] + row["genmove"]  # from the start, the set-up between
+
+
+def test_a_cold_run_reads_the_memory_at_once_not_once_it_settles(fake_command, monkeypatch):
+    """On a cold cache the memory grows for as long as the kernels compile: it is read as the
+    set-up ends, and the first move timed from there."""
+    monkeypatch.setattr(startup, "settled_memory_mb", lambda pid: pytest.fail("waited for the memory to settle"))
+    row = startup.engine_run(fake_command, (), settle=False)
+    assert row["move"] == "D4" and row["ready_mb"] > 0
 
 
 def test_a_refused_command_is_an_error_naming_it(fake_command):
