@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from goengine.lab.client import GtpClient
-from goengine.lab.records import load_records
+from goengine.lab.records import CorruptRecords, load_records
 
 GNUGO = ["/usr/games/gnugo", "--mode", "gtp", "--chinese-rules", "--level", "10"]
 
@@ -24,7 +24,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", help="a match's --out folder (holding games.jsonl)")
     parser.add_argument("--games", type=int, default=24, help="resigned games to check (default 24)")
     args = parser.parse_args(argv)
-    records = load_records(Path(args.out) / "games.jsonl")
+    try:
+        records = load_records(Path(args.out) / "games.jsonl")
+    except CorruptRecords as err:  # a damaged or edited file: one line saying where, no traceback
+        print(f"resignations.py: {err}", file=sys.stderr)
+        return 2
     resigned = [r for r in records if r["reason"] == "resignation" and r["engine_won"] is False][: args.games]
     margins = []
     with GtpClient(GNUGO, timeout=120) as gnugo:

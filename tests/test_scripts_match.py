@@ -358,8 +358,13 @@ def test_a_match_whose_every_game_is_void_exits_1_saying_why(tmp_path, fake):
     assert said.startswith("goengine-match: no game was valid: the 4 games played were all void:\n  GtpEngineDied: ")
     assert "exited with code 3" in said and "crashing on purpose" in said and "(4 games)" in said
 
+    report = run_match(out, "--report", "--no-plot")  # the folder's table: voids alone, said so
+    assert report.returncode == 1, report.stderr
+    assert "goengine-match: no game was valid: the 4 games recorded were all void" in report.stderr
+
     some = run_match(tmp_path / "some", *args, "--engine", fake("--mode", "crash", "--only-seeds", "1"))
     assert some.returncode == 0, some.stderr  # game 0 void twice, game 1 valid
+    assert run_match(tmp_path / "some", "--report", "--no-plot").returncode == 0
     assert "no game was valid" not in some.stderr
     assert sorted((r["index"], bool(r["void"])) for r in records_of(tmp_path / "some")) == [
         (0, True),

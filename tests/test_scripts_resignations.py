@@ -32,6 +32,18 @@ def resigned(index: int, stones: list[str], moves: list[str], engine_black: bool
     }
 
 
+def test_a_damaged_records_file_is_named_in_one_line_without_a_traceback(tmp_path):
+    path = tmp_path / "games.jsonl"
+    append_record(path, resigned(0, [], ["D4"], True))
+    with path.open("a") as handle:
+        handle.write("not a record\n")
+    append_record(path, resigned(1, [], ["D4"], True))
+    done = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith("resignations.py: ") and "line 2" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
 @pytest.mark.gnugo
 @pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go not installed at {GNUGO}")
 def test_the_handicap_stones_are_on_the_board_gnugo_judges(tmp_path):

@@ -25,7 +25,8 @@ so (file and line), cuts it off before it plays and plays that game again; any o
 not a record stops the run with the file and the line (``goengine.lab.records``).
 A void game (an engine crashed, hung or answered garbage) is replayed once; after ``--max-voids``
 void games in a row the run stops with a message. Exit status: 0 when the games were played (or
-had been), 1 when every game the run played was void (the voids' reasons on stderr), 2 for a
+had been), 1 when every game the run played (with ``--report``: every game recorded) was void
+(the voids' reasons on stderr), 2 for a
 command line refused, or a run stopped early (``--max-voids``, a full disk, an interrupt). The
 table gives, per configuration, the win rate with its Wilson 95 % interval and the Elo difference
 interval, per colour, average moves per game and seconds per move for both sides;
@@ -571,7 +572,10 @@ def run(args: argparse.Namespace, out: Path) -> int:
                 print(f"{PROG}: cannot write the SGF files: {err}", file=sys.stderr)
                 return 2
         show(records, out, args)
-        return 0
+        nothing = no_valid_game(records)
+        if nothing:  # a table of voids alone counts nothing: said, and not a success
+            print(f"{PROG}: {nothing.replace('played', 'recorded')}", file=sys.stderr)
+        return 1 if nothing else 0
     test = None
     if args.sprt:
         if args.tournament:
