@@ -839,6 +839,16 @@ def test_a_bare_cr_is_removed_and_only_lf_ends_a_line(monkeypatch):
     assert out.getvalue() == "?1 unknown command\n\n=3 goengine\n\n=4 goengine\n\n"
 
 
+def test_a_refusal_quoting_a_huge_value_is_cut_saying_how_much_was_left_out():
+    response = gtp_spec.parse_response(Harness().send("goengine-set playouts " + "x" * 100_000))
+    full = f"playouts must be an integer, got {'x' * 100_000!r}"
+    cut = protocol.MAX_ERROR_CHARS
+    assert not response.ok
+    assert response.body == f"{full[:cut]}... ({len(full) - cut} more characters)"
+    short = gtp_spec.parse_response(Harness().send("goengine-set playouts many"))
+    assert short.body == "playouts must be an integer, got 'many'"  # a message of ours, whole
+
+
 # ---- the fuzz test (issue 38): hostile lines, seeded
 
 FUZZ_SEED = 38
@@ -1070,6 +1080,8 @@ def test_fuzz_hostile_lines_get_one_framed_answer_each_and_a_refusal_changes_not
             failures.append(f"{shown}: {answer.body[:300]}")
         if not answer.ok:
             refused += 1
+            if len(answer.body) > protocol.MAX_ERROR_CHARS + 40:  # a megabyte in, never a megabyte back
+                failures.append(f"{shown}: a refusal of {len(answer.body)} characters")
             if game_snapshot(gtp.engine) != before:
                 failures.append(f"{shown}: refused ({answer.body[:100]}), yet the game changed")
         if gtp_spec.command_name(line) in ("goengine-set", "goengine-params"):

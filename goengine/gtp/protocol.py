@@ -150,6 +150,17 @@ def number(text: str) -> float:
     return value
 
 
+MAX_ERROR_CHARS = 1000  # an error's text at most: many times any message of ours with its value
+
+
+def _bounded(message: str) -> str:
+    """An error's text, cut to MAX_ERROR_CHARS: a message quotes the value it refuses, and a
+    megabyte of value must not come back as a megabyte of answer."""
+    if len(message) <= MAX_ERROR_CHARS:
+        return message
+    return f"{message[:MAX_ERROR_CHARS]}... ({len(message) - MAX_ERROR_CHARS} more characters)"
+
+
 def _is_illegal_move(err: ValueError) -> bool:
     """Whether a handler's error is the board's ``IllegalMove`` (answered ``illegal move``)."""
     from goengine.board import IllegalMove  # loaded already: only the board raises it
@@ -218,14 +229,14 @@ class Protocol:
             else:
                 result = handler()
         except GtpError as err:
-            return format_response(message_id, False, str(err))
+            return format_response(message_id, False, _bounded(str(err)))
         except ValueError as err:  # the engine's and the configuration's own messages
             if _is_illegal_move(err):
                 return format_response(message_id, False, "illegal move")
-            return format_response(message_id, False, str(err) or "syntax error")
+            return format_response(message_id, False, _bounded(str(err) or "syntax error"))
         except Exception as err:  # noqa: BLE001 - any failure is a GTP error, never a dead engine
             self.log(traceback.format_exc())
-            return format_response(message_id, False, f"internal error: {type(err).__name__}: {err}")
+            return format_response(message_id, False, _bounded(f"internal error: {type(err).__name__}: {err}"))
         if result is STREAMED:
             return "\n"  # the header and body were written already; only the blank line is left
         return format_response(message_id, True, "" if result is None else str(result))
