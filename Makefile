@@ -65,9 +65,10 @@ test: lint gnugo sabaki lizzie katrain
 check: lint
 	$(BIN)/python -m pytest -m "not slow" -q
 
-bench: install
+bench: install gnugo
 	$(BIN)/python bench/playouts.py
 	$(BIN)/python bench/search.py
+	$(BIN)/python bench/startup.py
 
 # The tactical benchmark: GNU Go's regression tests that ask for a move, 8000 playouts a move, one
 # engine a core (bench/tactics.py; about half an hour on 2 cores). Run it again to resume; the table
