@@ -394,7 +394,10 @@ def warm_up(log: Callable[[str], None], helper: bool = True) -> None:
     if cold and helper and available_cores() > 1:
         code = "from goengine.engine import warm_up_playouts; warm_up_playouts()"
         devnull = subprocess.DEVNULL
-        second = subprocess.Popen([sys.executable, "-c", code], stdin=devnull, stdout=devnull, stderr=devnull)
+        try:
+            second = subprocess.Popen([sys.executable, "-c", code], stdin=devnull, stdout=devnull, stderr=devnull)
+        except OSError:  # no second process to be had: this one compiles it all, as on one core
+            second = None
     try:
         engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=64)))
         engine.game.play("b", "C3")

@@ -283,3 +283,76 @@ def test_seki_chains_are_in_seki_not_dead():
     assert names(engine, engine.final_status("seki")) == seki
     assert engine.final_status("dead") == []
     assert engine.final_score() == 23 - 7.5
+
+
+# ---- warm_up: on a cold cache, a second process compiles the playouts' kernels
+
+
+class FakeProcess:
+    def __init__(self, argv, **kwargs):
+        self.argv, self.calls = argv, []
+        STARTED.append(self)
+
+    def kill(self):
+        self.calls.append("kill")
+
+    def wait(self):
+        self.calls.append("wait")
+
+
+STARTED: list[FakeProcess] = []
+
+
+def cold_cache(monkeypatch, tmp_path, cores: int) -> list[str]:
+    """warm_up sees an empty cache (its kernels are already loaded in this process, so nothing
+    compiles), ``cores`` cores, and a Popen that records what it starts; what it logs."""
+    import goengine.config
+    import goengine.engine
+
+    STARTED.clear()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(goengine.config, "available_cores", lambda: cores)
+    monkeypatch.setattr(goengine.engine.subprocess, "Popen", FakeProcess)
+    return []
+
+
+def test_a_cold_warm_up_on_two_cores_starts_the_playout_compiler_and_stops_it_at_the_end(monkeypatch, tmp_path):
+    from goengine.engine import warm_up
+
+    logged = cold_cache(monkeypatch, tmp_path, cores=2)
+    warm_up(logged.append)
+    (second,) = STARTED
+    assert second.argv[1:] == ["-c", "from goengine.engine import warm_up_playouts; warm_up_playouts()"]
+    assert second.calls == ["kill", "wait"]  # whatever it still compiles, nobody needs
+    assert "compiling the kernels once" in logged[0] and logged[-1].startswith("goengine: kernels ready in")
+
+
+@pytest.mark.parametrize("cores, helper", [(1, True), (2, False)])
+def test_one_core_or_no_helper_compiles_alone(monkeypatch, tmp_path, cores, helper):
+    from goengine.engine import warm_up
+
+    logged = cold_cache(monkeypatch, tmp_path, cores=cores)
+    warm_up(logged.append, helper=helper)
+    assert STARTED == [] and logged[-1].startswith("goengine: kernels ready in")
+
+
+def test_a_second_process_that_cannot_start_leaves_the_warm_up_to_this_one(monkeypatch, tmp_path):
+    import goengine.engine
+
+    logged = cold_cache(monkeypatch, tmp_path, cores=2)
+
+    def refuse(*args, **kwargs):
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(goengine.engine.subprocess, "Popen", refuse)
+    goengine.engine.warm_up(logged.append)
+    assert logged[-1].startswith("goengine: kernels ready in")
+
+
+def test_warm_up_playouts_compiles_through_an_ownership_map(monkeypatch):
+    import goengine.engine
+
+    asked = []
+    monkeypatch.setattr(goengine.engine.Engine, "ownership", lambda self, playouts: asked.append(playouts))
+    goengine.engine.warm_up_playouts()
+    assert asked == [8]
