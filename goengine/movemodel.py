@@ -212,11 +212,15 @@ def mapped_table(folder: Path, n_shapes: int) -> tuple[np.ndarray, np.ndarray] |
     return keys, ids
 
 
-def save_table(folder: Path, table: tuple[np.ndarray, np.ndarray]) -> None:
-    """Write ``table`` to ``folder`` for ``mapped_table``: into a fresh folder beside it, renamed
-    into place at once, so another process sees the whole table or none; a folder already there
-    is one ``mapped_table`` refused (damaged), and goes. A cache that cannot be written
-    (read-only, full) costs only the next load's time."""
+def save_table(folder: Path, table: tuple[np.ndarray, np.ndarray], n_shapes: int) -> None:
+    """Write ``table`` (of a dictionary of ``n_shapes`` entries) to ``folder`` for
+    ``mapped_table``: into a fresh folder beside it, renamed into place at once, so another
+    process sees the whole table or none. A folder already there is kept when it holds a table
+    (another process, loading the same model at the same time, saved it first), and replaced when
+    ``mapped_table`` refuses it (damaged). A cache that cannot be written (read-only, full) costs
+    only the next load's time."""
+    if mapped_table(folder, n_shapes) is not None:
+        return
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
@@ -334,7 +338,7 @@ class MoveModel:
         table = mapped_table(folder, len(arrays["sizes"])) if folder else None
         model = cls(**arrays, table=table)
         if folder and table is None:
-            save_table(folder, model.table)
+            save_table(folder, model.table, len(arrays["sizes"]))
         return model
 
     # ---- use

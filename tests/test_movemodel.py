@@ -453,6 +453,16 @@ def test_a_damaged_or_foreign_cached_table_is_built_again(tmp_path):
     np.testing.assert_array_equal(again.table_keys, model.table_keys)
 
 
+def test_a_table_another_process_saved_first_is_kept(tmp_path):
+    model = trained_like_model()
+    folder = tmp_path / "movemodel-x"
+    movemodel.save_table(folder, model.table, len(model.sizes))
+    first = (folder / "table_keys.npy").stat().st_ino
+    movemodel.save_table(folder, model.table, len(model.sizes))  # a second loader of the same model
+    assert (folder / "table_keys.npy").stat().st_ino == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["movemodel-x"]  # no scratch folder left
+
+
 def test_a_model_loads_when_its_table_cannot_be_cached(tmp_path, monkeypatch):
     model = trained_like_model()
     path = tmp_path / "model.npz"
