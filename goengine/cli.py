@@ -108,15 +108,14 @@ def add_engine_options(parser: argparse.ArgumentParser, board: bool = True, thre
     parser.add_argument("--quiet", "-q", action="store_true", help="nothing on stderr but errors")
 
 
+def to_stderr(text: str) -> None:
+    """One line to stderr, at once."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def stderr_log(args: argparse.Namespace):
-    """The log of a command: each line to stderr, unless ``--quiet``."""
-    verbosity = 0 if args.quiet else args.verbose
-
-    def log(text: str) -> None:
-        if verbosity >= 1:
-            print(text, file=sys.stderr, flush=True)
-
-    return log
+    """The log of a command: each line to stderr (``to_stderr``), unless ``--quiet``."""
+    return (lambda text: None) if args.quiet or args.verbose < 1 else to_stderr
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -432,9 +431,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.compile:
         from goengine.engine import warm_up
 
-        warm_up(lambda text: print(text, file=sys.stderr, flush=True))
+        warm_up(to_stderr)
         return 0
-    return gtp_main(argv)  # not reached: --help and --version exit in ``options``
+    return gtp_main(argv)  # a word like -h that was a value (--help and --version exit in ``options``)
 
 
 def options(argv: list[str]) -> tuple[argparse.Namespace, EngineConfig]:
@@ -477,10 +476,8 @@ def gtp_main(argv: list[str]) -> int:
         engine_log(f"goengine {version.full()}: {engine.describe()}")
         return GtpEngine(engine, log=engine_log, write=write, input_pending=input_pending)
 
-    def errors(text: str) -> None:  # before the options are read, only failures are logged
-        print(text, file=sys.stderr, flush=True)
-
-    code = protocol.serve(make, log=errors, early=protocol.Protocol(protocol.NAME, version.full()))
+    # before the options are read, only failures are logged, and always
+    code = protocol.serve(make, log=to_stderr, early=protocol.Protocol(protocol.NAME, version.full()))
     for engine in built:
         engine.close()
     # The input thread may still be blocked reading stdin, holding its lock; a normal interpreter
