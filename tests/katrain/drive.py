@@ -70,6 +70,22 @@ def legality(path: str, katrain, nodes, candidates) -> list[list[str]]:
     return refused
 
 
+def read_cmdline(process, wait: float = 30.0) -> str | None:
+    """The engine's command line from /proc, once it has one: read at once after the spawn, the
+    child may not have exec'd yet (its cmdline then reads empty), so it is read again until it
+    names something, the process ends, or ``wait`` seconds pass. None when it cannot be read."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            with open(f"/proc/{process.pid}/cmdline", "rb") as handle:
+                cmdline = handle.read().replace(b"\0", b" ").decode().strip()
+        except OSError:
+            return None
+        if cmdline or process.poll() is not None or time.monotonic() > deadline:
+            return cmdline
+        time.sleep(0.01)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sgf")
@@ -94,11 +110,7 @@ def main() -> int:
     started = time.monotonic()
     engine = KataGoEngine(katrain, config)
     process = engine.katago_process
-    try:
-        with open(f"/proc/{process.pid}/cmdline", "rb") as handle:
-            cmdline = handle.read().replace(b"\0", b" ").decode().strip()
-    except OSError:
-        cmdline = None
+    cmdline = read_cmdline(process)
     game = Game(katrain, engine, move_tree=move_tree)
     nodes = game.root.nodes_in_tree
     while not all(node.analysis_complete for node in nodes) and time.monotonic() - started < args.timeout:
