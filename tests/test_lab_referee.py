@@ -145,3 +145,15 @@ def test_a_flag_fall_loses_on_time(tmp_path, fake):
     times = record["black"]["times"]  # each rounded to 0.1 ms
     assert all(t >= 0.4 for t in times) and len(times) <= 3
     assert sum(times[:-1]) <= 1.0 + 1e-3 and sum(times) > 1.0 - 1e-3
+    # the time profile follows the table: the clock the engine used, its moves all in stage one
+    profile = result.stdout[result.stdout.index("clock used") :].splitlines()
+    assert profile[1].split() == [
+        record["config"],
+        "1",
+        f"{sum(times):.1f}",
+        "s",
+        f"{sum(times) / len(times):.2f}",
+        "-",
+        "-",
+        "-",
+    ]

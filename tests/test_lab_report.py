@@ -45,3 +45,41 @@ def test_table_text_and_markdown_hold_the_same_cells():
     for cell in expected:
         assert cell in row
     assert row.split()[:3] == ["a", "5", "70.0%"]
+
+
+def clocked(config, engine_black, engine_times, opponent_times, size=5, void=None):
+    """A record of a game under a 60 s clock, with each side's time per move."""
+    record = hand_record(config, 0 if engine_black else 1, True, void=void)
+    engine, opponent = ("black", "white") if engine_black else ("white", "black")
+    record.update(size=size, time="60")
+    record[engine] = {"times": engine_times}
+    record[opponent] = {"times": opponent_times}
+    return record
+
+
+def test_time_profile_splits_each_sides_moves_into_stages_of_an_eighth_of_the_board():
+    # 5x5: a stage is 25 // 8 = 3 of a side's own moves; the fourth stage takes all the rest
+    records = [
+        clocked("a", True, [1, 2, 3, 4, 4, 4, 1, 1, 1, 9, 9, 9, 9], [0.5] * 3),
+        clocked("a", False, [3, 3, 3, 2], [1.0] * 7),
+        clocked("a", False, [100.0], [100.0], void="GtpTimeout: no response"),  # void: not counted
+        hand_record("b", 0, True),  # no clock: no row
+    ]
+    header, rows = report.time_profile_cells(records)
+    assert header == ("configuration", "games", "clock used", "its moves 1-3", "4-6", "7-9", "10+")
+    # stage 1: 1, 2, 3 and 3, 3, 3 -> 15 / 6; stage 2: 4, 4, 4 and 2 -> 14 / 4; then 1, 1, 1; 9 x 4
+    assert rows == [
+        ("a", "2", f"{(57 + 11) / 2:.1f} s", "2.50", "3.50", "1.00", "9.00"),
+        ("a's opponent", "2", f"{(1.5 + 7) / 2:.1f} s", f"{(1.5 + 3) / 6:.2f}", "1.00", "1.00", "-"),
+    ]
+    assert report.time_stage_length(19) == 45 and report.time_stage_length(9) == 10
+    markdown = report.format_time_profile(records, markdown=True).splitlines()
+    assert markdown[0] == "| configuration | games | clock used | its moves 1-3 | 4-6 | 7-9 | 10+ |"
+    assert markdown[2] == "| a | 2 | 34.0 s | 2.50 | 3.50 | 1.00 | 9.00 |"
+    assert "(60)" in markdown[-1]
+
+
+def test_no_time_profile_without_a_game_under_a_clock():
+    records = [hand_record("a", 0, True), hand_record("a", 1, False)]
+    assert report.time_profile_cells(records) == ((), [])
+    assert report.format_time_profile(records) == ""

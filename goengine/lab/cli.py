@@ -489,14 +489,19 @@ def tournament_ratings(records: list[dict], args: argparse.Namespace) -> tuple[l
 
 
 def show(records: list[dict], out: Path, args: argparse.Namespace) -> None:
-    """The table on stdout and, unless --no-plot, the plots in OUT (winrate.png; time.png for games
-    under a clock); for a tournament folder, the ratings table and ratings.png too."""
+    """The table on stdout, and for games under a clock the time profile after it; unless
+    --no-plot, the plots in OUT (winrate.png; time.png for games under a clock); for a tournament
+    folder, the ratings table and ratings.png too."""
     if records:
         print(report.format_table(records, markdown=args.markdown))
         if not args.no_plot and report.plot_rates(records, out / "winrate.png"):
             print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
         if not args.no_plot and report.plot_times(records, out / "time.png"):
             print(f"plot: {out / 'time.png'}", file=sys.stderr)
+        profile = report.format_time_profile(records, markdown=args.markdown)
+        if profile:
+            print()
+            print(profile)
     table = tournament_ratings(records, args)
     if table:
         ratings, anchor = table

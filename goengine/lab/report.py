@@ -1,8 +1,10 @@
 """What a match prints and draws: the result table (text or Markdown), the sequential test's
-columns, the ratings table of a tournament, and the plots (win rates, ratings, time per move).
+columns, the ratings table of a tournament, the time profile of games under a clock, and the
+plots (win rates, ratings, time per move).
 
 Reading guide: ``format_table`` is the table of one folder's records (``table_cells`` its rows,
 from ``lab.stats.summarize``); ``format_ratings`` the tournament's Elo table (``lab.ratings``);
+``format_time_profile`` where in a game goengine spent its clock;
 ``plot_rates``, ``plot_ratings`` and ``plot_times`` write PNG files with matplotlib when it is
 installed (they return False otherwise).
 """
@@ -132,6 +134,76 @@ def format_ratings(ratings: list[Rating], anchor: str, markdown: bool = False) -
         "half) per game"
     )
     return _format(RATINGS_HEADER, RATINGS_WIDTHS, cells, note, markdown)
+
+
+TIME_STAGES = 4  # the stages of a game the time profile splits goengine's moves into
+
+
+def time_stage_length(size: int) -> int:
+    """goengine's own moves in one stage of the time profile: an eighth of the board's points,
+    so that the four stages cover the first half board of game moves and then the rest (45
+    moves a stage on 19x19, 10 on 9x9)."""
+    return max(1, size * size // 8)
+
+
+def time_profile_cells(records: list[dict]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """For the games played under a clock, per configuration, a row for goengine and one for its
+    opponent: the games, the clock the side used in a game (mean seconds), and its mean seconds a
+    move in each stage of the game (its own moves 1 to L, L+1 to 2L, ..., L by
+    ``time_stage_length`` of the first such game's size). A stage no game reached is "-". The
+    header, then the rows; no rows without a game under a clock."""
+    timed = [r for r in records if r.get("time") and not r.get("void")]
+    if not timed:
+        return (), []
+    length = time_stage_length(timed[0]["size"])
+    bounds = [(k * length + 1, (k + 1) * length) for k in range(TIME_STAGES)]
+    header = ("configuration", "games", "clock used")
+    stages = [f"{lo}-{hi}" for lo, hi in bounds[:-1]] + [f"{bounds[-1][0]}+"]
+    header += (f"its moves {stages[0]}", *stages[1:])
+    rows = []
+    for config in dict.fromkeys(r["config"] for r in timed):
+        games = [r for r in timed if r["config"] == config]
+        rows.append(_time_profile_row(config, games, mine=True))
+        rows.append(_time_profile_row(f"{config}'s opponent", games, mine=False))
+    return header, rows
+
+
+def _time_profile_row(label: str, games: list[dict], mine: bool) -> tuple[str, ...]:
+    """One row of the time profile: goengine's side of ``games`` (``mine``) or its opponent's."""
+    spent = [0.0] * TIME_STAGES
+    counted = [0] * TIME_STAGES
+    used = 0.0
+    for r in games:
+        side = "black" if r["engine_black"] == mine else "white"
+        times = r[side].get("times") or []
+        stage_length = time_stage_length(r["size"])
+        used += sum(times)
+        for k, seconds in enumerate(times):
+            stage = min(k // stage_length, TIME_STAGES - 1)
+            spent[stage] += seconds
+            counted[stage] += 1
+    stages = tuple(f"{t / n:.2f}" if n else "-" for t, n in zip(spent, counted, strict=True))
+    return (label, str(len(games)), f"{used / len(games):.1f} s", *stages)
+
+
+def format_time_profile(records: list[dict], markdown: bool = False) -> str:
+    """Where in a game goengine spent its clock: ``time_profile_cells`` as a table ("" without a
+    game under a clock)."""
+    header, rows = time_profile_cells(records)
+    if not rows:
+        return ""
+    widths = (-22, 5, 10) + tuple(max(6, len(h)) for h in header[3:])
+    note = (
+        f"clock used: the side's seconds in a game, mean over the games under a clock "
+        f"({records_clock(records)}); then its mean seconds a move in each stage of the game, counted in its "
+        "own moves"
+    )
+    return _format(header, widths, rows, note, markdown)
+
+
+def records_clock(records: list[dict]) -> str:
+    """The clocks the games under one were played with, as the records name them."""
+    return ", ".join(sorted({str(r["time"]) for r in records if r.get("time") and not r.get("void")}))
 
 
 def _pyplot():
