@@ -139,10 +139,15 @@ def format_ratings(ratings: list[Rating], anchor: str, markdown: bool = False) -
 TIME_STAGES = 4  # the stages of a game the time profile splits goengine's moves into
 
 
+def under_a_clock(records: list[dict]) -> list[dict]:
+    """The records of the games played under a clock, void ones left out."""
+    return [r for r in records if r.get("time") and not r.get("void")]
+
+
 def time_stage_length(size: int) -> int:
-    """goengine's own moves in one stage of the time profile: an eighth of the board's points,
-    so that the four stages cover the first half board of game moves and then the rest (45
-    moves a stage on 19x19, 10 on 9x9)."""
+    """A side's own moves in one stage of the time profile: an eighth of the board's points, so
+    that the first three stages cover the first three quarters of the points in game moves and the
+    fourth the rest (45 moves a stage on 19x19, 10 on 9x9)."""
     return max(1, size * size // 8)
 
 
@@ -150,36 +155,34 @@ def time_profile_cells(records: list[dict]) -> tuple[tuple[str, ...], list[tuple
     """For the games played under a clock, per configuration, a row for goengine and one for its
     opponent: the games, the clock the side used in a game (mean seconds), and its mean seconds a
     move in each stage of the game (its own moves 1 to L, L+1 to 2L, ..., L by
-    ``time_stage_length`` of the first such game's size). A stage no game reached is "-". The
-    header, then the rows; no rows without a game under a clock."""
-    timed = [r for r in records if r.get("time") and not r.get("void")]
+    ``time_stage_length`` of the first such game's size, for every game). A stage no game reached
+    is "-". The header, then the rows; no rows without a game under a clock."""
+    timed = under_a_clock(records)
     if not timed:
         return (), []
     length = time_stage_length(timed[0]["size"])
-    bounds = [(k * length + 1, (k + 1) * length) for k in range(TIME_STAGES)]
-    header = ("configuration", "games", "clock used")
-    stages = [f"{lo}-{hi}" for lo, hi in bounds[:-1]] + [f"{bounds[-1][0]}+"]
-    header += (f"its moves {stages[0]}", *stages[1:])
+    stages = [f"{k * length + 1}-{(k + 1) * length}" for k in range(TIME_STAGES - 1)]
+    stages.append(f"{(TIME_STAGES - 1) * length + 1}+")
+    header = ("configuration", "games", "clock used", f"its moves {stages[0]}", *stages[1:])
     rows = []
     for config in dict.fromkeys(r["config"] for r in timed):
         games = [r for r in timed if r["config"] == config]
-        rows.append(_time_profile_row(config, games, mine=True))
-        rows.append(_time_profile_row(f"{config}'s opponent", games, mine=False))
+        rows.append(_time_profile_row(config, games, length, mine=True))
+        rows.append(_time_profile_row(f"{config}'s opponent", games, length, mine=False))
     return header, rows
 
 
-def _time_profile_row(label: str, games: list[dict], mine: bool) -> tuple[str, ...]:
-    """One row of the time profile: goengine's side of ``games`` (``mine``) or its opponent's."""
+def _time_profile_row(label: str, games: list[dict], length: int, mine: bool) -> tuple[str, ...]:
+    """One row of the time profile, in stages of ``length`` moves: goengine's side of ``games``
+    (``mine``) or its opponent's."""
     spent = [0.0] * TIME_STAGES
     counted = [0] * TIME_STAGES
     used = 0.0
     for r in games:
-        side = "black" if r["engine_black"] == mine else "white"
-        times = r[side].get("times") or []
-        stage_length = time_stage_length(r["size"])
+        times = r["black" if r["engine_black"] == mine else "white"].get("times") or []
         used += sum(times)
         for k, seconds in enumerate(times):
-            stage = min(k // stage_length, TIME_STAGES - 1)
+            stage = min(k // length, TIME_STAGES - 1)
             spent[stage] += seconds
             counted[stage] += 1
     stages = tuple(f"{t / n:.2f}" if n else "-" for t, n in zip(spent, counted, strict=True))
@@ -193,17 +196,12 @@ def format_time_profile(records: list[dict], markdown: bool = False) -> str:
     if not rows:
         return ""
     widths = (-22, 5, 10) + tuple(max(6, len(h)) for h in header[3:])
+    clocks = ", ".join(sorted({str(r["time"]) for r in under_a_clock(records)}))
     note = (
-        f"clock used: the side's seconds in a game, mean over the games under a clock "
-        f"({records_clock(records)}); then its mean seconds a move in each stage of the game, counted in its "
-        "own moves"
+        f"clock used: the side's seconds in a game, mean over the games under a clock ({clocks}); then its "
+        "mean seconds a move in each stage of the game, counted in its own moves"
     )
     return _format(header, widths, rows, note, markdown)
-
-
-def records_clock(records: list[dict]) -> str:
-    """The clocks the games under one were played with, as the records name them."""
-    return ", ".join(sorted({str(r["time"]) for r in records if r.get("time") and not r.get("void")}))
 
 
 def _pyplot():
@@ -267,7 +265,7 @@ def plot_ratings(ratings: list[Rating], anchor: str, path: Path) -> bool:
 def plot_times(records: list[dict], path: Path) -> bool:
     """goengine's thinking time per move over each game played under a clock, one line a game."""
     plt = _pyplot()
-    timed = [r for r in records if r.get("time") and not r.get("void")]
+    timed = under_a_clock(records)
     if plt is None or not timed:
         return False
     fig, ax = plt.subplots(figsize=(6, 3.5))
