@@ -540,6 +540,11 @@ class Search:
                     node = tree.child(node, m)
                     if node < 0:
                         break
+                # The kept node's children are moves of the side after the last move played there
+                # (the tree alternates colours). A root whose side to move is the other one (two
+                # genmoves of one colour in a row) would play them for the wrong side.
+                if node >= 0 and 3 - color != board.to_move:
+                    node = -1
             if fresh or node < 0:
                 tree.reset(last)
             else:

@@ -710,6 +710,26 @@ def test_a_move_out_of_turn_starts_afresh():
     assert search.trees[0].ti[kt.VISITS, 0] == 0
 
 
+def test_a_second_move_of_the_same_colour_starts_afresh():
+    """Two ``genmove``s of one colour in a row (GTP allows it; GoGui sends it when a user asks the
+    engine to move twice): Black searched, played its move, and is to move again. The tree's node
+    for that move has White's replies as children, and keeping it as the root played them for
+    Black: in the playouts a stone of the wrong colour broke the chains' rings, and the kernel
+    looped forever or crashed the interpreter (issue 46). Re-rooting now keeps a node only when
+    the side to move there is the board's."""
+    board = Board(5)
+    search = make_search("ucb1", playouts=2000)
+    first = run(search, board, 0.5)
+    board.play(BLACK, first.best.move)
+    board.to_move = BLACK  # Black to move again
+    run(search, board, 0.5, playouts=0)  # re-roots without running the kernel
+    assert search.trees[0].ti[kt.VISITS, 0] == 0, "White's replies were kept as Black's moves"
+    result = run(search, board, 0.5)
+    assert_tree_invariants(search.trees[0], needs_amaf=False)
+    assert assert_children_are_the_legal_moves(board, search.trees[0], max_expanded=300) > 0
+    assert all(0.0 <= s.winrate <= 1.0 for s in result.stats)
+
+
 # ---- root and tree parallelism, and the time budget
 
 
