@@ -296,7 +296,7 @@ def analysis_main(argv: list[str]) -> int:
             log(f"goengine analysis: {flag} {value} noted; goengine searches with its own playouts and move model")
 
     from goengine.analysis import AnalysisServer, serve
-    from goengine.analysis.server import watch_parent
+    from goengine.analysis.server import input_lines, watch_parent
     from goengine.engine import warm_up
 
     threading.Thread(target=warm_up, args=(log,), name="warm-up", daemon=True).start()
@@ -311,10 +311,8 @@ def analysis_main(argv: list[str]) -> int:
 
     server = AnalysisServer(config, write, log=log, defaults=defaults, workers=workers)
     log(f"goengine {version.full()} analysis: {workers} position(s) at a time; ready")
-    from goengine.gtp.protocol import text_input
-
-    # one query a line, ended by LF alone: a lone CR is JSON's white space, not a line's end
-    code = serve(server, text_input(sys.stdin.buffer), wait=not args.quit_without_waiting)
+    # one query a line, ended by LF alone (a lone CR is JSON's white space), at most MAX_LINE_BYTES
+    code = serve(server, input_lines(sys.stdin.buffer), wait=not args.quit_without_waiting)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from goengine import coords
-from goengine.analysis.query import Action, Defaults, Query, QueryError, read
+from goengine.analysis.query import MAX_ECHO_CHARS, MAX_NESTING, Action, Defaults, Query, QueryError, nesting, read
 from goengine.board import BLACK, PASS, WHITE
 from goengine.ruleset import Ruleset
 
@@ -144,3 +144,47 @@ def test_a_line_that_is_no_query_is_a_general_error():
     assert error_of('{"moves": []}').to_json() == {"error": 'Request must have a string "id" field'}
     assert error_of("[]").field is None
     assert error_of("{").message.endswith("could not parse input line as json request: {")
+
+
+# ---- what Python's reader would choke on or carry (issue 46): an error under the id, never a crash
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("NaN", "NaN is not a JSON number"),
+        ("-Infinity", "-Infinity is not a JSON number"),
+        ("1e999", "1e999 is too large for a number"),
+        ("9" * 4301, "a number of 4301 characters; at most 100"),
+        ("[1, [2, " + "0." + "5" * 120 + "]]", "a number of 122 characters; at most 100"),
+    ],
+)
+def test_a_value_no_query_may_hold_is_an_error_of_its_field_under_the_id(value, message):
+    for text in (
+        '{"id": "a", "action": "query_version", "v": ' + value + "}",
+        line(komi=0.5)[:-1] + ', "maxVisits": ' + value + "}",
+    ):
+        error = error_of(text)
+        assert error.to_json() == {
+            "error": message,
+            "field": "v" if "action" in text else "maxVisits",
+            "id": "a" if "action" in text else "q",
+        }
+
+
+def test_nesting_beyond_the_limit_is_refused_before_parsing_and_the_echo_is_cut():
+    deep = "[" * 2000 + "]" * 2000  # Python's reader recursed past its limit on this (RecursionError)
+    error = error_of(deep)
+    assert error.message.startswith("Nested 2000 deep, at most 64")
+    assert error.message.endswith(f"... ({4000 - MAX_ECHO_CHARS} more characters)")
+    assert error.field is None and error.query_id is None
+    assert nesting('{"a": "[[[[[[" , "b": [[1]]}') == 0  # few brackets: not counted
+    assert nesting('"' + "[" * 70 + '"' + "[{}]") == 2  # brackets in a string do not nest
+    at_limit = "[" * MAX_NESTING + "]" * (MAX_NESTING - 1) + ",[]]"  # 65 arrays, 64 deep at most
+    assert nesting(at_limit) == MAX_NESTING and error_of(at_limit).message.startswith("Request line was valid json")
+
+
+def test_a_long_bad_line_is_quoted_cut():
+    text = '{"id": "x", ' + "z" * 50_000
+    error = error_of(text)
+    assert len(error.message) < 400 and error.message.endswith(f"({len(text) - MAX_ECHO_CHARS} more characters)")

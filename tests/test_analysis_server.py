@@ -11,7 +11,9 @@ as KataGo promises.
 
 from __future__ import annotations
 
+import io
 import json
+import random
 import re
 import subprocess
 import sys
@@ -21,8 +23,12 @@ from pathlib import Path
 
 import pytest
 
+from goengine import coords
 from goengine.analysis import AnalysisServer
-from goengine.analysis.query import Query, read
+from goengine.analysis import server as analysis_server
+from goengine.analysis.query import MAX_LINE_BYTES, MAX_NESTING, Query, read
+from goengine.analysis.server import LongLine, input_lines
+from goengine.board import BLACK, Board
 from goengine.config import EngineConfig, SearchConfig
 
 DATA = Path(__file__).parent / "data" / "analysis"
@@ -332,3 +338,188 @@ def test_a_lone_cr_inside_a_query_is_white_space_not_the_end_of_a_line():
     assert done.returncode == 0, done.stderr
     (answer,) = [json.loads(line) for line in done.stdout.splitlines()]
     assert answer["id"] == "v" and answer["action"] == "query_version"
+
+
+# ---- bad lines end nothing (issue 46): the limits, the server's own failures, the fuzz
+
+
+def test_input_lines_read_past_a_line_too_long_and_go_on():
+    data = b'{"a": 1}\r\n' + b"x" * 5000 + b"\n" + b"\xff\xfe {}\n" + b"y" * 100
+    lines = list(input_lines(io.BytesIO(data), limit=1000))
+    assert lines == ['{"a": 1}\r\n', LongLine(5001), "\ufffd\ufffd {}\n", "y" * 100]
+    assert list(input_lines(io.BytesIO(b"z" * 3000), limit=1000)) == [LongLine(3000)]
+
+
+def test_bad_lines_between_queries_lose_no_query_in_flight():
+    """A NaN, a number of 4,301 digits, nesting 2,000 deep and a line too long each get an error,
+    and the query sent before them and the one after still get their results. (Before: the first
+    of them ended ``goengine analysis`` with a traceback and every query in flight was lost.)"""
+    out = []
+    server = AnalysisServer(CONFIG, out.append)
+    server.submit(query("before", moves=[["B", "E5"]], analyzeTurns=[0, 1], maxVisits=50))
+    for bad in (
+        '{"id": "nan", "action": "query_version", "v": NaN}',
+        '{"id": "long", "action": "query_version", "v": ' + "9" * 4301 + "}",
+        "[" * 2000 + "]" * 2000,
+        LongLine(50 << 20),
+    ):
+        server.submit(bad)
+    server.submit(query("after", maxVisits=50))
+    server.finish()
+    answers = [json.loads(line) for line in out]
+    errors = [a for a in answers if "error" in a]
+    assert [a.get("id") for a in errors] == ["nan", "long", None, None]
+    assert errors[3]["error"] == f"a line of {50 << 20} bytes; at most {MAX_LINE_BYTES}: not read"
+    finals = sorted((a["id"], a["turnNumber"]) for a in answers if a.get("isDuringSearch") is False)
+    assert finals == [("after", 0), ("before", 0), ("before", 1)]
+
+
+def test_a_line_the_server_fails_on_is_answered_with_an_error_and_the_next_is_served(monkeypatch):
+    out, logged = [], []
+    server = AnalysisServer(CONFIG, out.append, log=logged.append)
+    real = analysis_server.read
+
+    def failing(line, defaults=None):
+        if "boom" in line:
+            raise RuntimeError("boom")
+        return real(line, defaults)
+
+    monkeypatch.setattr(analysis_server, "read", failing)
+    server.submit('{"id": "boom"}')
+    server.submit(json.dumps({"id": "v", "action": "query_version"}))
+    server.finish()
+    answers = [json.loads(line) for line in out]
+    assert answers[0] == {"error": "internal error: RuntimeError: boom"}
+    assert answers[1]["id"] == "v" and "Traceback" in logged[0]
+
+
+FUZZ_LINES = 1500
+
+
+def fuzz_lines(rng: random.Random, count: int) -> list[tuple[str, bytes]]:
+    """``count`` seeded lines for the analysis protocol, each ``(kind, bytes)``: ``query`` (a
+    valid 9x9 query of a few legal moves, small budgets), ``action`` (query_version, clear_cache,
+    a terminate of nothing), or a hostile kind, each of which must get exactly one error: NaN and
+    Infinity, numbers too long or too large, nesting too deep, cut JSON, random bytes (not UTF-8
+    either), JSON that is not an object or has no id, fields of the wrong kind, an illegal move,
+    and one line too long (MAX_LINE_BYTES and more)."""
+    wrong = [
+        ("boardXSize", "nine"),
+        ("boardYSize", 25),
+        ("moves", {}),
+        ("moves", [["B"]]),
+        ("komi", "x"),
+        ("komi", 1000),
+        ("analyzeTurns", [-1]),
+        ("rules", 5),
+        ("initialPlayer", "x"),
+        ("includeOwnership", 1),
+        ("overrideSettings", []),
+    ]
+    lines: list[tuple[str, bytes]] = []
+    for k in range(count):
+        board = Board(9)
+        moves = []
+        for _ in range(rng.randrange(6)):
+            choices = board.legal_moves()
+            p = rng.choice(choices)
+            moves.append(["B" if board.to_move == BLACK else "W", coords.to_gtp(9, p)])
+            board.play(board.to_move, p)
+        valid = {"id": f"q{k}", "moves": moves, "rules": "chinese", "komi": 7.5, "boardXSize": 9, "boardYSize": 9}
+        valid["maxVisits"] = rng.randrange(1, 12)
+        valid["analyzeTurns"] = sorted(rng.sample(range(len(moves) + 1), rng.randrange(1, min(3, len(moves) + 1) + 1)))
+        kind = rng.choice(
+            ["query"] * 4
+            + ["action", "nan", "number", "deep", "cut", "bytes", "not-object", "no-id", "wrong", "illegal"]
+        )
+        text = json.dumps(valid)
+        if kind == "action":
+            name = rng.choice(["query_version", "clear_cache", "terminate"])
+            text = json.dumps({"id": f"a{k}", "action": name, "terminateId": "nobody"})
+        elif kind == "nan":
+            text = text[:-1] + ', "maxTime": ' + rng.choice(["NaN", "Infinity", "-Infinity"]) + "}"
+        elif kind == "number":
+            text = (
+                text[:-1] + ', "maxVisits2": ' + rng.choice(["7" * rng.randrange(101, 6000), "1e400", "-2e999"]) + "}"
+            )
+        elif kind == "deep":
+            depth = rng.randrange(MAX_NESTING + 1, 5000)
+            text = text[:-1] + ', "x": ' + "[" * depth + "]" * depth + "}"
+        elif kind == "cut":
+            text = text[: rng.randrange(1, len(text) - 1)]
+        elif kind == "bytes":
+            raw = bytes(rng.choice([b for b in range(256) if b != 10]) for _ in range(rng.randrange(1, 200)))
+            lines.append((kind, b"!" + raw + b"\n"))  # "!": never blank, never JSON
+            continue
+        elif kind == "not-object":
+            text = rng.choice(["[1, 2]", '"query"', "5", "null", "true"])
+        elif kind == "no-id":
+            text = json.dumps({key: value for key, value in valid.items() if key != "id"})
+        elif kind == "wrong":
+            key, value = rng.choice(wrong)
+            text = json.dumps({**valid, key: value})
+        elif kind == "illegal" and moves:
+            text = json.dumps({**valid, "moves": [*moves, ["B" if len(moves) % 2 == 0 else "W", moves[0][1]]]})
+        elif kind == "illegal":
+            kind = "query"
+        lines.append((kind, text.encode() + b"\n"))
+    lines.insert(count // 2, ("too-long", b'{"id": "huge", "pad": "' + b"z" * (MAX_LINE_BYTES + 10) + b'"}\n'))
+    return lines
+
+
+def peak_memory_mb(pid: int) -> float:
+    """The process's peak resident memory so far (VmHWM), in MB."""
+    for row in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if row.startswith("VmHWM:"):
+            return int(row.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+@pytest.mark.slow
+def test_fuzz_every_line_gets_its_answer_or_one_error_and_memory_stays_bounded():
+    """1,500 seeded lines (``fuzz_lines``) through ``goengine analysis`` over pipes, one line of
+    16 MB and more among them: stdout holds only JSON objects; every valid query gets one final
+    response a turn, every action its echo, every hostile line exactly one error; the process
+    never grows past 200 MB over its size before the input (before, a 50 MB line was read,
+    stripped, parsed and quoted whole)."""
+    rng = random.Random(46)
+    lines = fuzz_lines(rng, FUZZ_LINES)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "goengine", "analysis", "--threads", "1", "--playouts", "8"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    first = process.stdout  # the version's answer says the engine is up; its size then is the base
+    process.stdin.write(b'{"id": "up", "action": "query_version"}\n')
+    process.stdin.flush()
+    assert json.loads(first.readline())["id"] == "up"
+    base = peak_memory_mb(process.pid)
+    answers: list[dict] = []
+    reader = threading.Thread(target=lambda: answers.extend(json.loads(line) for line in first))
+    reader.start()
+    for _, data in lines:
+        process.stdin.write(data)
+    process.stdin.write(b'{"id": "last", "action": "query_version"}\n')
+    process.stdin.flush()
+    deadline = time.monotonic() + 600
+    while not any(a.get("id") == "last" for a in list(answers)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    peak = peak_memory_mb(process.pid)
+    process.stdin.close()
+    assert process.wait(timeout=600) == 0
+    reader.join()
+    assert all(isinstance(a, dict) for a in answers)
+    hostile = [kind for kind, _ in lines if kind not in ("query", "action")]
+    assert len([a for a in answers if "error" in a]) == len(hostile)
+    assert len(set(hostile)) == 10  # every hostile kind, the line too long included
+    actions = [json.loads(data)["id"] for kind, data in lines if kind == "action"]
+    assert sorted(a["id"] for a in answers if "action" in a and "error" not in a) == sorted([*actions, "last"])
+    for kind, data in lines:
+        if kind == "query":
+            request = json.loads(data)
+            finals = [
+                a["turnNumber"] for a in answers if a.get("id") == request["id"] and a.get("isDuringSearch") is False
+            ]
+            assert sorted(finals) == request["analyzeTurns"], request["id"]
+    assert peak - base < 200, f"{peak - base:.0f} MB over the {base:.0f} MB it had before the input"

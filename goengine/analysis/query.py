@@ -12,12 +12,22 @@ warning that says so, as KataGo warns of a field it does not use; an unknown fie
 The position of every turn is checked here, by replaying the moves with the full rules, so an
 illegal move is an error of the query (``Illegal move N: LOC``, KataGo's words, which KaTrain
 looks for) before anything is searched.
+
+A line is refused, with an error under its id where it has one, and the server goes on, when it
+holds what no query needs and Python's reader would choke on or carry: a line longer than
+MAX_LINE_BYTES (``server.input_lines`` reads no more of it), nesting deeper than MAX_NESTING, a
+number of more than MAX_NUMBER_CHARS characters, or NaN and Infinity (not JSON, though Python's
+reader takes them). An error quotes at most MAX_ECHO_CHARS of the line.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE, IllegalMove
@@ -29,6 +39,11 @@ from goengine.ruleset import parse as parse_rules
 PERSPECTIVES = ("BLACK", "WHITE", "SIDETOMOVE")
 ACTIONS = ("query_version", "clear_cache", "terminate", "terminate_all", "query_models")
 MAX_PV_LENGTH = 1000  # KataGo's bound on analysisPVLen
+MAX_LINE_BYTES = 16 << 20  # a line at most; a 19x19 query of 10,000 moves is about 200 KB
+MAX_NESTING = 64  # arrays and objects inside each other; a query of KataGo's nests 4 deep
+MAX_NUMBER_CHARS = 100  # a number's characters at most (Python refuses integers of 4,300 digits)
+MAX_ECHO_CHARS = 200  # what an error quotes of the line it refuses
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')  # a JSON string, for the nesting count to skip
 
 # what a query may hold and goengine acts on
 QUERY_FIELDS = {
@@ -151,18 +166,80 @@ def read(line: str, defaults: Defaults | None = None) -> Query | Action | None:
     text = line.strip()
     if not text:
         return None
+    depth = nesting(text)
+    if depth > MAX_NESTING:
+        raise QueryError(f"Nested {depth} deep, at most {MAX_NESTING}: could not parse input line: {echo(text)}")
     try:
-        request = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise QueryError(f"{error} - could not parse input line as json request: {text}") from None
+        request = json.loads(text, parse_constant=_constant, parse_int=_integer, parse_float=_float)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise QueryError(f"{error} - could not parse input line as json request: {echo(text)}") from None
     if not isinstance(request, dict):
-        raise QueryError(f"Request line was valid json but was not an object, ignoring: {text}")
+        raise QueryError(f"Request line was valid json but was not an object, ignoring: {echo(text)}")
     query_id = request.get("id")
     if not isinstance(query_id, str):
         raise QueryError('Request must have a string "id" field')
+    for key, value in request.items():
+        bad = _unreadable(value)
+        if bad is not None:
+            raise QueryError(bad.why, key, query_id)
     if "action" in request:
         return _action(request, query_id)
     return _query(request, query_id, defaults or Defaults())
+
+
+def echo(text: str) -> str:
+    """``text`` as an error quotes it: whole up to MAX_ECHO_CHARS, else cut, saying how much."""
+    if len(text) <= MAX_ECHO_CHARS:
+        return text
+    return f"{text[:MAX_ECHO_CHARS]}... ({len(text) - MAX_ECHO_CHARS} more characters)"
+
+
+def nesting(text: str) -> int:
+    """How deep the arrays and objects of ``text`` (a JSON line) nest, strings aside: counted
+    before parsing, since Python's reader recurses once a level. A text with no more brackets than
+    MAX_NESTING cannot nest deeper, and is not counted (0)."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return 0
+    codes = np.frombuffer(_STRING.sub("", text).encode("utf-8", "replace"), dtype=np.uint8)
+    steps = np.isin(codes, (ord("["), ord("{"))).astype(np.int64) - np.isin(codes, (ord("]"), ord("}")))
+    return int(np.cumsum(steps).max(initial=0))
+
+
+class _Unreadable:
+    """A value the JSON reader met that no query may hold (NaN, a number too long), kept in its
+    place so that the error can name the query's id and field."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+
+def _constant(word: str) -> _Unreadable:
+    return _Unreadable(f"{word} is not a JSON number")
+
+
+def _integer(text: str) -> int | _Unreadable:
+    if len(text) > MAX_NUMBER_CHARS:
+        return _Unreadable(f"a number of {len(text)} characters; at most {MAX_NUMBER_CHARS}")
+    return int(text)
+
+
+def _float(text: str) -> float | _Unreadable:
+    if len(text) > MAX_NUMBER_CHARS:
+        return _Unreadable(f"a number of {len(text)} characters; at most {MAX_NUMBER_CHARS}")
+    value = float(text)
+    return value if math.isfinite(value) else _Unreadable(f"{text} is too large for a number")
+
+
+def _unreadable(value) -> _Unreadable | None:
+    """The first ``_Unreadable`` in ``value`` (a parsed JSON value, at most MAX_NESTING deep)."""
+    if isinstance(value, _Unreadable):
+        return value
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for item in items:
+        found = _unreadable(item)
+        if found is not None:
+            return found
+    return None
 
 
 def _action(request: dict, query_id: str) -> Action:

@@ -16,6 +16,9 @@ command's threads). ``finish`` is the end of input: by default every queued turn
 answered, as KataGo does; with ``quit_without_waiting`` they are terminated.
 
 Every line written is one JSON object, written whole under a lock; nothing else goes to stdout.
+A line that cannot be read (``query``'s limits, a line longer than ``query.MAX_LINE_BYTES``) is
+answered with an error and the server goes on; so is a line on which the server itself fails
+(its traceback goes to the log), so one line never ends the session or loses the queries in flight.
 """
 
 from __future__ import annotations
@@ -31,10 +34,38 @@ from dataclasses import dataclass, field
 
 from goengine import version
 from goengine.analysis import response
-from goengine.analysis.query import Action, Defaults, Query, QueryError, Turn, read
+from goengine.analysis.query import MAX_LINE_BYTES, Action, Defaults, Query, QueryError, Turn, read
 from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine, SearchResult
 from goengine.sgf import SgfPosition
+
+
+@dataclass(frozen=True)
+class LongLine:
+    """In place of an input line longer than MAX_LINE_BYTES, which was read past, not kept: its
+    length in bytes, its line ending included."""
+
+    length: int
+
+
+def input_lines(binary, limit: int = MAX_LINE_BYTES):
+    """The lines of a binary stream, ended by LF alone (a lone CR is JSON's white space) and
+    decoded leniently (a byte that is not UTF-8 becomes U+FFFD); a line longer than ``limit``
+    bytes is read past in pieces and given as a ``LongLine``, so memory stays bounded."""
+    while True:
+        line = binary.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit:
+            yield line.decode("utf-8", errors="replace")
+            continue
+        length = len(line)
+        while not line.endswith(b"\n"):
+            line = binary.readline(1 << 20)
+            if not line:
+                break
+            length += len(line)
+        yield LongLine(length)
 
 
 @dataclass
@@ -85,10 +116,21 @@ class AnalysisServer:
 
     # ---- input
 
-    def submit(self, line: str) -> None:
+    def submit(self, line: str | LongLine) -> None:
         """Read one input line and act on it (``module docstring``); a line in error is answered
-        with KataGo's error object and nothing else is done for it. ``clear_cache`` is only
-        echoed: every turn is searched from fresh trees anyway."""
+        with KataGo's error object and nothing else is done for it, and so is a line on which
+        this server fails (its traceback to the log). ``clear_cache`` is only echoed: every turn
+        is searched from fresh trees anyway."""
+        try:
+            self._submit(line)
+        except Exception as error:  # noqa: BLE001 - one line never ends the session
+            self.log(f"goengine analysis: failed on a line: {traceback.format_exc()}")
+            self.send({"error": f"internal error: {type(error).__name__}: {str(error)[:200]}"})
+
+    def _submit(self, line: str | LongLine) -> None:
+        if isinstance(line, LongLine):
+            self.send({"error": f"a line of {line.length} bytes; at most {MAX_LINE_BYTES}: not read"})
+            return
         try:
             request = read(line, self.defaults)
         except QueryError as error:
