@@ -25,16 +25,13 @@ import re
 from dataclasses import dataclass, field, fields, replace
 
 from goengine import dynkomi, parallel, policies, priors, rules
+from goengine.coords import BOARD_SIZES  # the sizes a game may have; here for the settings' users
 from goengine.kernels.tree import BYTES_PER_NODE
 from goengine.registry import format_number
 from goengine.ruleset import HANDICAP_BONUSES
 
 DEFAULT_RULE = "rave"
 DEFAULT_PLAYOUTS = 10000
-# The board sizes a game may have. The kernels handle 2x2 to 19x19 (``coords.check_size``), which the
-# tests use; a game, from the command line, GTP's ``boardsize`` or ``loadsgf``, is 5x5 to 19x19, as
-# the GTP engines players know accept (below 5x5 there is no game worth an engine).
-BOARD_SIZES = range(5, 20)
 MIN_TREE_NODES = 1024  # the smallest tree a search accepts
 _NONE_WORDS = ("none", "off")
 _BOOL_WORDS = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}

@@ -11,6 +11,15 @@
 from goengine.kernels.board import MAX_SIZE, MIN_SIZE, PASS
 
 GTP_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+# The board sizes a game may have. The kernels handle 2x2 to 19x19 (``check_size``), which the
+# tests use; a game, from the command line, GTP's ``boardsize``, a game file or a query, is 5x5 to
+# 19x19, as the GTP engines players know accept (below 5x5 there is no game worth an engine).
+BOARD_SIZES = range(5, MAX_SIZE + 1)
+
+
+def sizes_words() -> str:
+    """``from 5 to 19``: the board sizes a game may have, as every message says them."""
+    return f"from {BOARD_SIZES[0]} to {BOARD_SIZES[-1]}"
 
 
 def check_size(size: int) -> int:

@@ -1,7 +1,8 @@
 """SGF in and out, through sgfmill: the one place that reads and writes game records.
 
 ``load`` gives the position of a file (GTP ``loadsgf``; ``read_file`` reads it: a regular file of
-at most MAX_SGF_BYTES, never a FIFO or a device; ``write_file`` writes one, GTP ``printsgf``),
+at most MAX_SGF_BYTES, never a FIFO or a device; ``write_file`` writes one, GTP ``printsgf``;
+``replace_file`` writes one whole and never through a link, a review's),
 ``parse`` the game of one SGF text (the
 move model's training reads collections with it); ``dumps`` writes a game from plain
 data (size, komi, moves, set-up stones, the root's properties), so the GTP engine's
@@ -15,12 +16,15 @@ review's). sgfmill parses and writes the format; this module only maps its moves
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from sgfmill import sgf
+from sgfmill import sgf, sgf_properties
 
 from goengine import coords, version
 from goengine.board import Board
@@ -33,16 +37,21 @@ _LETTER = {BLACK: "b", WHITE: "w"}
 # about 2 MB a second here, so a file at the limit costs a second or two, where a path with no
 # limit (/dev/zero, a log) would be read until memory runs out.
 MAX_SGF_BYTES = 4 * 1024 * 1024
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+_KINDS = (
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
 
 
 class BoardSizeError(ValueError):
-    """A game on a board the kernels cannot hold (``coords.check_size``): ``size`` is its ``SZ``.
-    A front-end that plays fewer sizes words the range it plays (GTP's ``loadsgf``)."""
+    """A game on a board goengine does not play (``coords.BOARD_SIZES``): ``size`` is its ``SZ``."""
 
     def __init__(self, size: int):
         self.size = size
-        super().__init__(f"board size must be an integer from {coords.MIN_SIZE} to {coords.MAX_SIZE}, got {size}")
+        super().__init__(f"board size {size} is not {coords.sizes_words()}")
 
 
 @dataclass
@@ -97,6 +106,33 @@ def write_file(path: str, text: str) -> None:
         handle.write(text)
 
 
+def replace_file(path: str | Path, data: bytes) -> None:
+    """``data`` as the file at ``path``: written whole to a new file beside it, then renamed into
+    place, so a reader never sees half of it and a run stopped midway leaves the old file. What
+    is there already is replaced only when it is a regular file: anything else, a symbolic link
+    (writing through it would put the file wherever it points) or a FIFO (which would block the
+    writer) among them, is ValueError and left as it is; OSError when it cannot be written."""
+    path = Path(path)
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = stat.S_IFREG
+    if not stat.S_ISREG(mode):
+        raise _not_regular(mode)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
+        with open(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 def _not_regular(mode: int) -> ValueError:
     kind = next((name for test, name in _KINDS if test(mode)), "a special file")
     return ValueError(f"not a regular file ({kind})")
@@ -121,7 +157,7 @@ def load(path: str, move_number: int | None = None) -> SgfPosition:
 def parse(data: bytes) -> SgfPosition:
     """The game of one SGF text: size, komi, set-up stones, every move, the first player and the
     date (``DT``). ValueError (``bad SGF: ...``) for a text that is not a Go game we can play: not
-    SGF, another game (``GM``), a board size the kernels do not support (``BoardSizeError``), a point off the board,
+    SGF, another game (``GM``), a board size goengine does not play (``BoardSizeError``), a point off the board,
     set-up stones with a chain without liberties (``_setup_and_moves``). The moves' legality is
     the business of whoever replays them, but for the moves before a set-up node that comes after
     the first move: those are replayed here, since the set-up edits the position they make
@@ -140,7 +176,7 @@ def _read(data: bytes) -> SgfPosition:
         komi = float(game.get_komi())
     except ValueError as err:
         raise ValueError(f"bad SGF: {err}") from None
-    if not coords.MIN_SIZE <= size <= coords.MAX_SIZE:
+    if size not in coords.BOARD_SIZES:
         raise BoardSizeError(size)
     try:
         stones, plays, first, later = _setup_and_moves(game)
@@ -395,7 +431,13 @@ def _note(node, note: Note, size: int) -> None:
 
 
 def _add_comment(node, text: str) -> None:
-    own = node.get("C") if node.has_property("C") else ""
+    """``text`` after the node's own comment. A comment of several values (``C[a][b]``, which
+    some editors write and sgfmill will not read as one text) is read value by value and joined
+    with blank lines, so it is kept, not refused."""
+    own = ""
+    if node.has_property("C"):
+        presenter = sgf_properties.Presenter(node.owner.get_size(), node.owner.get_charset())
+        own = "\n\n".join(presenter.interpret("C", [raw]) for raw in node.get_raw_list("C"))
     node.set("C", f"{own.rstrip()}\n\n{text}" if own.strip() else text)
 
 

@@ -7,17 +7,25 @@ from __future__ import annotations
 
 import io
 import os
+import random
+import re
 import shutil
+import subprocess
+import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
+from sgfmill import sgf
 
 from goengine import coords
-from goengine.board import BLACK
+from goengine import sgf as sgf_module
+from goengine.board import BLACK, PASS, WHITE, Board
 from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.review import analyse as analyse_module
 from goengine.review import command
 from goengine.review.command import ReviewSettings, budget_words, game_files, review
+from goengine.review.game import ReviewGame
 
 DATA = Path(__file__).parent / "data"
 SETTINGS = ReviewSettings(EngineConfig(search=SearchConfig(threads=1, seed=5)), Budget(playouts=100), progress=False)
@@ -162,3 +170,187 @@ def test_a_cluster_reviews_the_positions_of_two_games_as_this_machine_does(tmp_p
     assert "2 game(s), 18 positions" in err and out.count("moves reviewed at") == 2
     for name in ("a", "b"):  # one thread an engine, a fresh engine a position: the same figures
         assert (there / f"{name}-review.sgf").read_bytes() == (here / f"{name}-review.sgf").read_bytes()
+
+
+# ---- what a folder may hold (issue 46): comments of several values, links and FIFOs in the way
+
+
+def test_a_comment_of_several_values_is_kept_and_the_folder_reviewed(tmp_path):
+    """``C[a][b]`` (valid SGF for some editors; sgfmill will not read it as one text) on a move:
+    the review keeps both values and writes its own after them. (Before: a traceback, and no game
+    of the folder reviewed.)"""
+    (tmp_path / "a.sgf").write_text(GAME.replace("B[ee]", "B[ee]C[first][sec\\]ond]"))
+    (tmp_path / "b.sgf").write_text(GAME)
+    status, _, err = run([tmp_path], ReviewSettings(**{**vars(SETTINGS), "plot": False}))
+    assert status == 0, err
+    written = sgf.Sgf_game.from_bytes((tmp_path / "a-review.sgf").read_bytes())
+    comment = written.get_main_sequence()[1].get("C")
+    assert comment.startswith("first\n\nsec]ond\n\ngoengine")
+    assert (tmp_path / "b-review.sgf").is_file()
+
+
+def test_a_link_or_a_fifo_where_a_review_goes_is_left_alone_and_named(tmp_path):
+    """An existing ``GAME-review.sgf`` that is a symbolic link is not written through (before, the
+    review went to its target, outside the folder), and a FIFO there is refused at once (before,
+    the review blocked on it forever); each game is named, the others are reviewed."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = outside / "precious.sgf"
+    target.write_text("keep me")
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name in ("linked", "piped", "plain"):
+        (folder / f"{name}.sgf").write_text(GAME)
+    (folder / "linked-review.sgf").symlink_to(target)
+    os.mkfifo(folder / "piped-review.sgf")
+    status, _, err = run([folder], ReviewSettings(**{**vars(SETTINGS), "plot": False}))
+    assert status == 1
+    assert f"{folder / 'linked.sgf'}: cannot write its review: not a regular file (a symbolic link)" in err
+    assert f"{folder / 'piped.sgf'}: cannot write its review: not a regular file (a FIFO)" in err
+    assert target.read_text() == "keep me" and (folder / "linked-review.sgf").is_symlink()
+    assert (folder / "plain-review.sgf").is_file()
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []  # no temporary left
+
+
+def test_the_positions_of_a_long_game_take_memory_in_its_length():
+    """The 20,001 positions of a 20,000-move record share its moves: a few MB in all. (Before,
+    each held a copy of the moves before it: 1.77 GB for this record.)"""
+    moves = tuple((BLACK if k % 2 == 0 else WHITE, PASS) for k in range(20_000))
+    game = ReviewGame(Path("long.sgf"), b"", 9, 7.5, (), moves, 1, BLACK, None, None)
+    tracemalloc.start()
+    try:
+        positions = game.positions()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(positions) == 20_001 and positions[7].moves == moves[:7] and positions[-1].to_move == BLACK
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+# ---- the fuzz (slow, seeded): a folder of hostile files through ``goengine review``
+
+RSS_PROBE = (
+    "import resource, sys\n"
+    "from goengine.cli import main\n"
+    "try:\n"
+    "    code = main(sys.argv[1:])\n"
+    "finally:\n"
+    "    print(f'maxrss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}', file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+def fuzz_folder(rng: random.Random, folder: Path, outside: Path, count: int) -> dict[str, str]:
+    """``count`` seeded game files in ``folder`` and what each should come to: ``reviewed``, or
+    ``named`` (refused with its reason): games of legal moves, some with comments of several
+    values, long comments or a charset; the same cut short, with bytes changed or junk, a bad
+    size or komi, a move on a stone, variations nested thousands deep, a file over the size limit,
+    an empty one; a FIFO and a folder named ``.sgf``; a link to a game outside (read, reviewed);
+    and, where a review goes, a link to a file outside and a FIFO (named, never written to)."""
+    kinds: dict[str, str] = {}
+    for k in range(count):
+        board = Board(9)
+        nodes = []
+        for _ in range(rng.randrange(2, 30)):
+            p = rng.choice(board.legal_moves())
+            color = board.to_move
+            row, col = coords.row_col(9, p)
+            nodes.append(f";{'B' if color == BLACK else 'W'}[{chr(97 + col)}{chr(97 + row)}]")
+            board.play(color, p)
+        root = "(;GM[1]FF[4]SZ[9]KM[7.5]"
+        kind = rng.choice(
+            ["good", "comments", "charset", "cut", "flip", "junk", "size", "komi", "stone", "deep", "huge", "empty"]
+        )
+        name, expect = f"g{k:03d}-{kind}.sgf", "named"
+        if kind == "good":
+            text, expect = root + "".join(nodes) + ")", "reviewed"
+        elif kind == "comments":
+            nodes[0] += "C[one][two]" + "C[" + "x" * rng.randrange(1, 100_000) + "]"
+            text, expect = root + "PB[a][b]" + "".join(nodes) + ")", "reviewed"
+        elif kind == "charset":
+            data = (root + "CA[ISO-8859-1]C[\xe9t\xe9]" + "".join(nodes) + ")").encode("latin-1")
+            (folder / name).write_bytes(data)
+            kinds[name] = "reviewed"
+            continue
+        elif kind == "cut":
+            text = (root + "".join(nodes) + ")")[: rng.randrange(1, len(root) + 4)]
+        elif kind == "flip":
+            text = root.replace("SZ[9]", "SZ[" + rng.choice(["0", "1", "4", "25", "x", "-9", "9:9"]) + "]")
+            text += "".join(nodes) + ")"
+        elif kind == "junk":
+            data = b"(;" + bytes(rng.randrange(256) for _ in range(rng.randrange(1, 3000)))
+            (folder / name).write_bytes(data)
+            kinds[name] = "named"
+            continue
+        elif kind == "size":
+            text = "(;GM[1]SZ[" + str(rng.choice([2, 3, 4, 20, 52])) + "]" + "".join(nodes) + ")"
+        elif kind == "komi":
+            text = root.replace("KM[7.5]", "KM[" + rng.choice(["nan", "inf", "-1e999", "abc"]) + "]")
+            text += "".join(nodes) + ")"
+        elif kind == "stone":
+            last = nodes[-1]  # its point holds the stone just played; the other colour plays there
+            text = (
+                root
+                + "".join(nodes)
+                + (last.replace(";B[", ";W[") if ";B[" in last else last.replace(";W[", ";B["))
+                + ")"
+            )
+        elif kind == "deep":
+            depth = rng.randrange(1000, 5000)
+            text = root + "(;B[aa]" * depth + ")" * depth + ")"
+        elif kind == "huge":
+            text = root + "C[" + "y" * (sgf_module.MAX_SGF_BYTES + 1) + "]" + "".join(nodes) + ")"
+        else:
+            text = ""
+        (folder / name).write_text(text)
+        kinds[name] = expect
+    os.mkfifo(folder / "pipe.sgf")
+    (folder / "folder.sgf").mkdir()
+    good = outside / "elsewhere.sgf"
+    good.write_text(GAME)
+    (folder / "linked-in.sgf").symlink_to(good)
+    kinds.update({"pipe.sgf": "named", "folder.sgf": "named", "linked-in.sgf": "reviewed"})
+    (folder / "out-link.sgf").write_text(GAME)
+    (folder / "out-link-review.sgf").symlink_to(outside / "precious.sgf")
+    (folder / "out-pipe.sgf").write_text(GAME)
+    os.mkfifo(folder / "out-pipe-review.sgf")
+    kinds.update({"out-link.sgf": "named", "out-pipe.sgf": "named"})
+    return kinds
+
+
+@pytest.mark.slow
+def test_fuzz_a_folder_of_hostile_files_is_reviewed_or_named_file_by_file(tmp_path):
+    """120 seeded files (``fuzz_folder``) through ``goengine review`` in a process of its own:
+    every file is reviewed or named with a reason on stderr, no traceback, stdout holds the
+    tables only; nothing outside the folder changes (a link where a review goes is not written
+    through) and nothing but reviews is added to it; the process stays under 600 MB."""
+    rng = random.Random(46)
+    folder, outside = tmp_path / "games", tmp_path / "outside"
+    folder.mkdir()
+    outside.mkdir()
+    (outside / "precious.sgf").write_text("keep me")
+    kinds = fuzz_folder(rng, folder, outside, 120)
+    before = {p.name: p.read_bytes() for p in outside.iterdir()}
+    args = ["review", "--visits", "4", "--threads", "1", "--no-progress", "--no-plot", str(folder)]
+    args += [str(folder / "pipe.sgf"), str(folder / "folder.sgf")]
+    done = subprocess.run(
+        [sys.executable, "-c", RSS_PROBE, *args], capture_output=True, text=True, timeout=900, check=False
+    )
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
+    assert all(line.startswith((str(folder), "Black's", "White's", "  ", "")) for line in done.stdout.splitlines()), (
+        done.stdout[:2000]
+    )
+    for name, expect in kinds.items():
+        path = folder / name
+        if expect == "reviewed":
+            assert f"{path}: reviewed" in done.stderr, name
+            assert sgf.Sgf_game.from_bytes(path.with_name(path.stem + "-review.sgf").read_bytes())
+        else:
+            assert re.search(rf"{re.escape(str(path))}: (?!reviewed)\S", done.stderr), name
+            assert not path.with_name(path.stem + "-review.sgf").is_file() or name.startswith("out-"), name
+    assert {p.name: p.read_bytes() for p in outside.iterdir()} == before
+    made = {p.name for p in folder.iterdir()} - set(kinds) - {"out-link-review.sgf", "out-pipe-review.sgf"}
+    assert made == {Path(name).stem + "-review.sgf" for name, expect in kinds.items() if expect == "reviewed"}
+    (rss,) = re.findall(r"maxrss (\d+)", done.stderr)
+    assert int(rss) < 600 * 1024, f"{int(rss) // 1024} MB"

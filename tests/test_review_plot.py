@@ -30,7 +30,7 @@ def test_draw_writes_a_png_of_the_game_with_its_mistakes(tmp_path):
     ]
     reviews = review_moves(moves, analyses, first_number=5)
     path = tmp_path / "game-review.png"
-    draw(path, "game.sgf", size, analyses, 5, [reviews[1]])
+    path.write_bytes(draw("game.sgf", size, analyses, 5, [reviews[1]]))
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
 

@@ -128,10 +128,11 @@ def test_load_without_komi_reads_komi_zero(tmp_path):
         ("(;FF[4]GM[1]SZ[9];B[zz])", "bad SGF: a move or set-up stone is off the 9x9 board"),
         ("(;FF[4]GM[1]SZ[9]AB[jj])", "bad SGF: a move or set-up stone is off the 9x9 board"),
         ("(;FF[4]GM[1]SZ[100])", "bad SGF"),
-        ("(;FF[4]GM[1]SZ[1])", "board size must be an integer from 2 to 19, got 1"),
+        ("(;FF[4]GM[1]SZ[1])", "board size 1 is not from 5 to 19"),
+        ("(;FF[4]GM[1]SZ[4];B[aa])", "board size 4 is not from 5 to 19"),
         ("(;FF[4]GM[2]SZ[9];B[aa])", r"bad SGF: GM\[2\] is not a game of Go"),  # chess
-        ("(;FF[4]GM[1]SZ[25]KM[0];B[aa])", "board size must be an integer from 2 to 19"),
-        ("(;FF[4]GM[1]SZ[20])", "board size must be an integer from 2 to 19"),
+        ("(;FF[4]GM[1]SZ[25]KM[0];B[aa])", "board size 25 is not from 5 to 19"),
+        ("(;FF[4]GM[1]SZ[20])", "board size 20 is not from 5 to 19"),
     ],
     ids=[
         "not-sgf",
@@ -142,6 +143,7 @@ def test_load_without_komi_reads_komi_zero(tmp_path):
         "stone-off-board",
         "size-100",
         "size-1",
+        "size-4",
         "not-go",
         "size-25",
         "size-20",
@@ -152,9 +154,10 @@ def test_load_refuses_what_it_cannot_play_with_value_error(tmp_path, text, messa
         sgf.load(write(tmp_path, text))
 
 
-@pytest.mark.parametrize("size", [1, 20, 26])
-def test_a_size_the_kernels_cannot_hold_is_a_board_size_error_naming_it(tmp_path, size):
-    """``BoardSizeError`` carries the size, for a front-end to word the sizes it plays."""
+@pytest.mark.parametrize("size", [1, 4, 20, 26])
+def test_a_size_goengine_does_not_play_is_a_board_size_error_naming_it(tmp_path, size):
+    """``BoardSizeError`` carries the size; every reader words it alike, "from 5 to 19" (the
+    review and the training said "from 2 to 19", the kernels' range, where the engine said 5)."""
     with pytest.raises(sgf.BoardSizeError) as error:
         sgf.load(write(tmp_path, f"(;FF[4]GM[1]SZ[{size}])"))
     assert error.value.size == size

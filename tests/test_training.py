@@ -97,7 +97,7 @@ def test_read_games_keeps_what_keep_accepts_up_to_the_limit(tmp_path):
     [
         ("(;GM[1]SZ[9];B[ee];W)", "bad SGF: property with no values"),
         ("(;GM[2]SZ[9];B[ee])", "bad SGF: GM[2] is not a game of Go (GM[1])"),
-        ("(;GM[1]SZ[25];B[ee])", "board size must be an integer from 2 to 19, got 25"),
+        ("(;GM[1]SZ[25];B[ee])", "board size 25 is not from 5 to 19"),
         ("(;GM[1]SZ[9];B[zz])", "bad SGF: a move or set-up stone is off the 9x9 board"),
         ("(;GM[1]SZ[9]AB[aa][bb]AW[ab][ba];B[ee])", "bad SGF: setup position not legal"),
     ],

@@ -5,16 +5,9 @@ from __future__ import annotations
 
 from goengine import sgf
 from goengine.board import BLACK, WHITE
-from goengine.config import BOARD_SIZES
 from goengine.game import GameError
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import GtpError, integer, syntax_error
-
-
-def unplayable_size(size: int) -> GtpError:
-    """``loadsgf``'s error for a game on a board goengine does not play (``config.BOARD_SIZES``),
-    one wording whether the kernels could hold the board or not."""
-    return GtpError(f"cannot load file: board size {size} is not from {BOARD_SIZES[0]} to {BOARD_SIZES[-1]}")
 
 
 def format_score(score: float) -> str:
@@ -67,12 +60,8 @@ class ScoringCommands(CommandGroup):
             game = sgf.load(args[0], move_number)
         except OSError as err:
             raise GtpError(f"cannot load file: {err.strerror or err}") from None
-        except sgf.BoardSizeError as err:  # beyond the kernels' sizes: worded as any size not played
-            raise unplayable_size(err.size) from None
-        except ValueError as err:
+        except ValueError as err:  # a size goengine does not play among them (``sgf.BoardSizeError``)
             raise GtpError(f"cannot load file: {err}") from None
-        if game.size not in BOARD_SIZES:
-            raise unplayable_size(game.size)
         for i in self.engine.load_position(game, superko=False):
             color, point = game.moves[i]
             self.gtp.log(

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from goengine import sgf
 from goengine.board import BLACK, WHITE
 from goengine.config import Budget, EngineConfig
 from goengine.review import annotate, moves, plot
@@ -95,17 +96,19 @@ def output_paths(game: ReviewGame) -> tuple[Path, Path]:
 
 def write_outputs(game: ReviewGame, analyses: list[Analysis], settings: ReviewSettings, show) -> list[Path]:
     """The review of one game: its SGF, its PNG and its table (``show(text)``: to stdout); the
-    files written. OSError when a file cannot be written."""
+    files written (``sgf.replace_file``: whole, and never through a symbolic link or into a
+    FIFO). OSError when a file cannot be written, ValueError when something other than a regular
+    file is in the way."""
     reviews = moves.review_moves(game.moves, analyses, game.first_number)
     budget = budget_words(settings.budget)
     sgf_path, png_path = output_paths(game)
     bonus = settings.config.white_handicap_bonus
-    sgf_path.write_bytes(annotate.review_sgf(game, analyses, reviews, budget, bonus))
+    sgf.replace_file(sgf_path, annotate.review_sgf(game, analyses, reviews, budget, bonus))
     written = [sgf_path]
     if settings.plot:
         marked = [m for color in (BLACK, WHITE) for m in moves.mistakes(reviews, color, settings.mistakes)]
         title = f"{game.path.name}: {budget} a position, komi {game.komi:g}"
-        plot.draw(png_path, title, game.size, analyses, game.first_number, marked)
+        sgf.replace_file(png_path, plot.draw(title, game.size, analyses, game.first_number, marked))
         written.append(png_path)
     heading = f"{game.path}: {len(game.moves)} moves reviewed at {budget} a position, {game.terms(bonus)}"
     show(f"{heading}\n{moves.table(reviews, game.size, settings.mistakes)}\n")
@@ -211,7 +214,7 @@ def review(
                 continue
             try:
                 written = write_outputs(game, results[g], settings, progress.show)
-            except OSError as error:
+            except (OSError, ValueError) as error:
                 progress.game(f"{game.path}: cannot write its review: {error}")
                 failed += 1
                 continue

@@ -9,8 +9,8 @@ global state.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
-from pathlib import Path
 
 from goengine import coords
 from goengine.board import BLACK
@@ -30,14 +30,13 @@ def needs_matplotlib() -> str | None:
 
 
 def draw(
-    path: Path,
     title: str,
     size: int,
     analyses: Sequence[Analysis],
     first_number: int,
     marked: Sequence[MoveReview],
-) -> None:
-    """Write the PNG at ``path``: Black's win rate (top) and Black's score lead (bottom) in every
+) -> bytes:
+    """The PNG, as bytes: Black's win rate (top) and Black's score lead (bottom) in every
     position, position k after move ``first_number + k - 1`` (0: before the first move), and a
     mark with its number and move on each move of ``marked`` (at the position it made)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -70,4 +69,6 @@ def draw(
     top.plot([], [], "o", color="tab:orange", label="White's")
     top.legend(loc="upper right", fontsize=7)
     figure.tight_layout()
-    figure.savefig(path)
+    picture = io.BytesIO()
+    figure.savefig(picture, format="png")
+    return picture.getvalue()
