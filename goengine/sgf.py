@@ -341,8 +341,9 @@ def dumps(
     for key, value in (("RE", result), ("C", comment), ("DT", date), ("GN", game_name)):
         if value:
             root.set(key, value)
+    node = root
     for color, point in moves:
-        node = game.extend_main_sequence()
+        node = node.new_child()  # extend_main_sequence walks the whole line each time: quadratic
         node.set_move(_LETTER[color], None if point == PASS else coords.to_sgf(size, point))
     return game.serialise().decode("utf-8")
 

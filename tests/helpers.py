@@ -1,5 +1,6 @@
 """What several test modules share: a search on a budget, an engine on a diagram, a search clock
-that counts batches, the skip of a test whose outside program is missing, the Node project of
+that counts batches, the lines of Python a call runs (``lines_run``), the skip of a test whose
+outside program is missing, the Node project of
 Sabaki's libraries (``sabaki_project``), and the conversions
 between goengine's boards and the naive grids of ``tests/naive.py``.
 
@@ -15,6 +16,7 @@ import os
 import random
 import shutil
 import subprocess
+import sys
 import threading
 import types
 from pathlib import Path
@@ -206,3 +208,24 @@ def recorded_decisions(engine: Engine) -> list:
 
     engine.genmove = recording
     return decisions
+
+
+def lines_run(call) -> int:
+    """How many lines of Python ``call()`` runs (``sys.settrace``'s line events, the tracer's own
+    aside): a count of the work done, the same on any machine however busy, so a test can tell
+    work that grows with the square of the input from work that grows with it."""
+    count = 0
+
+    def tracer(frame, event, arg):
+        nonlocal count
+        if event == "line":
+            count += 1
+        return tracer
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        call()
+    finally:
+        sys.settrace(previous)
+    return count
