@@ -65,6 +65,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from goengine import coords, version
+from goengine.coords import BOARD_SIZES
 from goengine.lab import MissingExtra, gamefiles, needs, report
 from goengine.lab.client import GtpClient, GtpClientError
 from goengine.lab.ratings import Result, minimizer, rate
@@ -83,6 +85,46 @@ DEFAULT_ENGINE = f"{shlex.quote(sys.executable)} -m goengine --quiet"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 
 
+def _number(text: str, low: float, high: float, what: str, integer: bool = False) -> float | int:
+    """``text`` read as a number from ``low`` to ``high`` (an integer with ``integer``); argparse's
+    error, which names the option and exits with status 2, for anything else: NaN and the
+    infinities too, which a float accepts and which would then void every game."""
+    try:
+        value = int(text) if integer else float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what}, not {text!r}") from None
+    if not (math.isfinite(value) and low <= value <= high):
+        raise argparse.ArgumentTypeError(f"{what}, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    return _number(text, 1e-3, 1e7, "a number of seconds above 0")
+
+
+def _at_least_one(text: str) -> int:
+    return _number(text, 1, 10**12, "a whole number, at least 1", integer=True)
+
+
+def _size(text: str) -> int:
+    return _number(text, BOARD_SIZES[0], BOARD_SIZES[-1], f"a board size {coords.sizes_words()}", integer=True)
+
+
+def _komi(text: str) -> float:
+    return _number(text, -150, 150, "a komi from -150 to 150")
+
+
+def _handicap(text: str) -> int:
+    value = _number(text, 0, 9, "0, or GTP's fixed handicap of 2 to 9 stones", integer=True)
+    if value == 1:
+        raise argparse.ArgumentTypeError("0, or GTP's fixed handicap of 2 to 9 stones, not 1")
+    return value
+
+
+def _share(text: str) -> float:
+    return _number(text, 1e-9, 0.5, "a probability above 0 and at most 0.5")
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog=PROG,
@@ -90,6 +132,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__.split("\n", 1)[1],
     )
+    p.add_argument("--version", action="version", version=f"{PROG} {version.full()}")
     p.add_argument(
         "--engine", default=DEFAULT_ENGINE, help="the goengine command line (default: this Python's goengine)"
     )
@@ -107,12 +150,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="[NAME=]COMMAND",
         help=f"an opponent's command line, optionally named (default: gnugo={GNUGO}); several with --tournament",
     )
-    p.add_argument("--games", type=int, default=4, help="games per configuration or pair; the cap with --sprt")
-    p.add_argument("--size", type=int, default=9, help="board size (default 9)")
-    p.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
+    p.add_argument(
+        "--games", type=_at_least_one, default=4, help="games per configuration or pair; the cap with --sprt"
+    )
+    p.add_argument("--size", type=_size, default=9, help=f"board size, {coords.sizes_words()} (default 9)")
+    p.add_argument("--komi", type=_komi, default=7.5, help="komi (default 7.5)")
     p.add_argument(
         "--handicap",
-        type=int,
+        type=_handicap,
         default=0,
         metavar="N",
         help="GTP's fixed handicap of N stones for Black, White moving first (default 0; give --komi 0.5 as usual)",
@@ -130,14 +175,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default="alternate",
         help="goengine's colour: alternate (Black in even-numbered games; the default), black or white in every game",
     )
-    p.add_argument("--playouts", type=int, default=None, help="playouts per move for goengine")
-    p.add_argument("--seconds", type=float, default=None, help="seconds per move for goengine")
+    p.add_argument("--playouts", type=_at_least_one, default=None, help="playouts per move for goengine")
+    p.add_argument("--seconds", type=_seconds, default=None, help="seconds per move for goengine")
     p.add_argument("--time", default=None, metavar="MAIN[+BYOxPERIODS|+BYO/MOVES]", help="a clock for both sides")
     p.add_argument("--no-time-left", action="store_true", help="with --time: never send time_left (as gogui-twogtp)")
     p.add_argument("--seed", type=int, default=1, help="goengine's seed for game 0; game i uses seed + i (default 1)")
     p.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=None,
         metavar="SECONDS",
         help="seconds an engine may take to answer a command once it has started (default: 120, or the longest "
@@ -146,22 +191,26 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument(
         "--startup-timeout",
-        type=float,
+        type=_seconds,
         default=STARTUP_TIMEOUT,
         metavar="SECONDS",
         help="seconds an engine may take to answer each command of its start-up, from its launch to its first "
         f"move, that genmove included (goengine compiles its kernels there on a cold cache); and each command "
         f"of the warm-up game; never less than --timeout (default {STARTUP_TIMEOUT:g})",
     )
-    p.add_argument("--max-voids", type=int, default=3, help="stop after this many void games in a row (default 3)")
+    p.add_argument(
+        "--max-voids", type=_at_least_one, default=3, help="stop after this many void games in a row (default 3)"
+    )
     p.add_argument("--sprt", default=None, metavar="ELO0,ELO1", help="stop each configuration by Wald's SPRT")
-    p.add_argument("--alpha", type=float, default=0.05, help="SPRT: chance of accepting H1 when H0 holds (0.05)")
-    p.add_argument("--beta", type=float, default=0.05, help="SPRT: chance of accepting H0 when H1 holds (0.05)")
+    p.add_argument("--alpha", type=_share, default=0.05, help="SPRT: chance of accepting H1 when H0 holds (0.05)")
+    p.add_argument("--beta", type=_share, default=0.05, help="SPRT: chance of accepting H0 when H1 holds (0.05)")
     p.add_argument("--tournament", action="store_true", help="every pair of players; one Elo scale")
     p.add_argument("--anchor", default=None, help="the player rated 0 (default: the first opponent)")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for rating intervals (1000)")
+    p.add_argument(
+        "--bootstrap", type=_at_least_one, default=1000, help="bootstrap resamples for rating intervals (1000)"
+    )
     p.add_argument("--allow-mixed-commits", action="store_true", help="resume a folder played by another commit")
-    p.add_argument("--jobs", type=int, default=None, help="games played at once (default: the cores)")
+    p.add_argument("--jobs", type=_at_least_one, default=None, help="games played at once (default: the cores)")
     p.add_argument("--cluster", default=None, metavar="tcp://HOST:PORT", help="run the games on this Dask scheduler")
     p.add_argument("--out", default="results/match", help="folder for games.jsonl, sgf/ and the plots")
     p.add_argument("--no-plot", action="store_true", help="draw no plot")
@@ -385,8 +434,6 @@ def timeouts(args: argparse.Namespace, players: list[Player], clock: TimeControl
     needed = math.ceil(longest[0] + longest[0] / 10 + 5) if longest else 0
     if args.timeout is None:
         timeout = max(TIMEOUT, needed)
-    elif args.timeout <= 0:
-        raise Usage(f"--timeout must be above 0 s, got {args.timeout:g}")
     elif args.timeout < needed:
         raise Usage(
             f"--timeout {args.timeout:g} s is shorter than a move may take: {longest[1]} allows {longest[0]:g} s; "
@@ -395,9 +442,7 @@ def timeouts(args: argparse.Namespace, players: list[Player], clock: TimeControl
         )
     else:
         timeout = args.timeout
-    if args.startup_timeout <= 0:
-        raise Usage(f"--startup-timeout must be above 0 s, got {args.startup_timeout:g}")
-    return timeout, max(args.startup_timeout, timeout)
+    return timeout, max(args.startup_timeout, timeout)  # both finite and above 0 (``parse_args``)
 
 
 def check_programs(players: list[Player]) -> None:
@@ -593,8 +638,6 @@ def run(args: argparse.Namespace, out: Path) -> int:
         clock = TimeControl.parse(args.time) if args.time else None
     except ValueError as err:
         raise Usage(str(err)) from None
-    if args.games < 1:
-        raise Usage(f"--games must be at least 1, got {args.games}")
     if args.cluster:  # the match extra's packages, asked for before any game rather than after
         needs("dask.distributed", "--cluster")
     if args.tournament:
