@@ -37,7 +37,8 @@ _CHAR_OF = {EMPTY: ".", BLACK: "X", WHITE: "O"}
 
 
 class IllegalMove(ValueError):
-    """A move the rules forbid. ``reason`` is one of REASONS."""
+    """A move the rules forbid. ``reason`` is one of REASONS; ``index``, when a record's moves were
+    being replayed (``Game.load_position``), the move's index among them (else None)."""
 
     REASONS = ("occupied", "suicide", "ko", "superko", "off board")
 
@@ -45,6 +46,7 @@ class IllegalMove(ValueError):
         self.reason = reason
         self.color = color
         self.point = point
+        self.index: int | None = None
         where = coords.to_gtp(size, point) if coords.on_board(size, point) or point == PASS else str(point)
         super().__init__(f"illegal move {color_name(color)} {where}: {reason}")
 

@@ -189,6 +189,7 @@ class Game:
                 game.play(color, point)
             except IllegalMove as error:
                 if superko or error.reason != "superko":
+                    error.index = i  # which move of the record: the caller names it
                     raise
                 game.play(color, point, superko=False)
                 repeats.append(i)

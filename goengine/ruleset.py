@@ -150,7 +150,11 @@ def parse(rules: str | dict, allow_komi: bool = False) -> tuple[Ruleset, float |
             continue
         if key not in _JSON_KEYS:
             raise RulesError(f"unknown rules option: {key}")
-        fields[_JSON_KEYS[key]] = _field_value(key, value)
+        field = _JSON_KEYS[key]
+        if field in fields:  # KataGo's two names of one option (score, scoring): which one counts?
+            given = " and ".join(k for k in rules if _JSON_KEYS.get(k) == field)
+            raise RulesError(f"rules give the {field} rule twice: {given}")
+        fields[field] = _field_value(key, value)
     if "tax" not in fields:  # KataGo's default: a territory count taxes sekis, an area count nothing
         fields["tax"] = "SEKI" if fields.get("scoring") == "TERRITORY" else "NONE"
     base = Ruleset(ko="POSITIONAL", suicide=False, friendly_pass_ok=True)

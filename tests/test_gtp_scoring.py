@@ -107,7 +107,7 @@ def test_printsgf_refuses_a_fifo_a_device_or_a_folder_at_once(tmp_path):
 
 
 def test_a_loadsgf_that_fails_leaves_the_game_as_it_was(tmp_path):
-    """The file's third move is on a stone: ``? illegal move``, and the board, the moves, the komi,
+    """The file's third move is on a stone: an error naming it, and the board, the moves, the komi,
     the handicap and the rules are those of before. (Before: the file's size, komi and first two
     moves were left on the board.)"""
     path = tmp_path / "illegal.sgf"
@@ -117,7 +117,7 @@ def test_a_loadsgf_that_fails_leaves_the_game_as_it_was(tmp_path):
         assert gtp.send(line).startswith("="), line
     seen = [gtp.send(line) for line in ("showboard", "printsgf", "kata-get-rules", "get_komi")]
     history = list(gtp.engine.game.board.history)
-    assert gtp.send(f"loadsgf {path}") == "? illegal move\n\n"
+    assert gtp.send(f"loadsgf {path}") == "? cannot load file: move 3 (B D10) is illegal: occupied\n\n"
     assert [gtp.send(line) for line in ("showboard", "printsgf", "kata-get-rules", "get_komi")] == seen
     assert gtp.engine.game.board.history == history
     assert gtp.send("undo") == "=\n\n" and gtp.send("undo") == "? cannot undo\n\n"  # the handicap stays
@@ -164,19 +164,21 @@ def test_loadsgf_plays_a_recorded_move_that_breaks_only_superko_and_says_so(tmp_
 
 
 @pytest.mark.parametrize(
-    ("moves", "why"),
+    ("moves", "answer", "why"),
     [
-        (";B[cb];W[bb]", "a simple-ko retake: illegal under every rule, so the record is broken"),
-        (";B[de];W[];B[ed];W[ee]", "a suicide (W E1 between B D1 and B E2), which goengine's board cannot play"),
-        (";B[ba]", "a stone on a stone"),
+        (";B[cb];W[bb]", "move 2 (W B4) is illegal: ko", "a simple-ko retake: illegal under every rule"),
+        (";B[de];W[];B[ed];W[ee]", "move 4 (W E1) is illegal: suicide", "W E1 between B D1 and B E2"),
+        (";B[ba]", "move 1 (B B5) is illegal: occupied", "a stone on a stone"),
     ],
 )
-def test_loadsgf_still_refuses_a_record_with_any_other_illegal_move(tmp_path, moves, why):
+def test_loadsgf_still_refuses_a_record_with_any_other_illegal_move_and_names_it(tmp_path, moves, answer, why):
+    """The error names the move, its number and the reason (before: ``? illegal move`` alone),
+    in the file's coordinates whatever the engine's board size was, and the game is unchanged."""
     path = tmp_path / "broken.sgf"
     path.write_text(KO_SETUP + moves + ")")
-    gtp = GtpEngine(Engine())
+    gtp = GtpEngine(Engine(EngineConfig(size=19)))
     before = gtp.send("showboard")
-    assert gtp.send(f"loadsgf {path}") == "? illegal move\n\n", why
+    assert gtp.send(f"loadsgf {path}") == f"? cannot load file: {answer}\n\n", why
     assert gtp.send("showboard") == before
 
 

@@ -82,6 +82,15 @@ def test_unreadable_rules_are_refused_with_a_reason(bad):
         parse(bad)
 
 
+def test_an_option_given_twice_under_its_two_names_is_refused():
+    """KataGo spells the scoring rule ``score`` and ``scoring``; given both, which counts? Refused
+    (before, the later was taken silently)."""
+    with pytest.raises(RulesError, match="rules give the scoring rule twice: score and scoring"):
+        parse('{"score": "area", "scoring": "territory"}')
+    with pytest.raises(RulesError, match="twice: scoring and score"):
+        parse({"scoring": "area", "score": "area"})
+
+
 @pytest.mark.parametrize("name", ["japanese", "korean", "stone-scoring", "ancient-territory", "aga-button"])
 def test_rules_that_count_differently_are_refused(name):
     with pytest.raises(RulesError):

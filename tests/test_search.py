@@ -119,7 +119,9 @@ def assert_tree_invariants(
       for its first ``expand_at`` visits (each ends there), then every visit goes down to a
       child, so for an expanded node the difference is exactly ``expand_at``. With ``expand_at``
       0 it is 0 or 1: an iteration expands one node, so a child's first visit, in the iteration
-      that created it, ends there. The root's VISITS is the number of iterations;
+      that created it, ends there. The root waits for one iteration at most (from 1 to
+      ``expand_at`` once a kept subtree's node, expanded deeper, has become it). The root's
+      VISITS is the number of iterations;
     - 0 <= WINS <= VISITS, 0 <= AWINS <= AVISITS; the reward perspective (WINS for the player
       who played MOVE) makes a parent's WINS equal to its children's losses plus at most one per
       iteration that ended at the parent;
@@ -161,7 +163,8 @@ def assert_tree_invariants(
         assert visits[i] >= through
         if expand_at is not None:
             ended = visits[i] - through
-            assert expand_at <= ended <= max(expand_at, 1), f"node {i}: {visits[i]} visits, {through} in children"
+            least = min(expand_at, 1) if i == 0 else expand_at  # the root waits one iteration at most
+            assert least <= ended <= max(expand_at, 1), f"node {i}: {visits[i]} visits, {through} in children"
         ended_score = score[i] - score[lo:hi].sum()
         assert abs(ended_score) <= (visits[i] - through) * kb.MAX_POINTS, f"node {i}: score of its own iterations"
         losses = float((visits[lo:hi] - wins[lo:hi]).sum())
@@ -728,6 +731,19 @@ def test_a_second_move_of_the_same_colour_starts_afresh():
     assert_tree_invariants(search.trees[0], needs_amaf=False)
     assert assert_children_are_the_legal_moves(board, search.trees[0], max_expanded=300) > 0
     assert all(0.0 <= s.winrate <= 1.0 for s in result.stats)
+
+
+@pytest.mark.parametrize(("expand_at", "playouts"), [(8, 5), (10**6, 300)])
+def test_a_budget_below_expand_at_still_searches_the_root_moves(expand_at, playouts):
+    """The root waits for one iteration at most, whatever ``expand_at`` says: with the default 8
+    and 5 playouts, or ``goengine-set expand_at 1000000``, the root's moves are searched. (Before,
+    the root stayed a leaf for the whole budget and the engine passed on an empty board.) Deeper
+    nodes still wait ``expand_at`` iterations."""
+    search = make_search("rave", playout="heavy", prior="movemodel", expand_at=expand_at, playouts=playouts)
+    result = run(search, Board(9), 7.5)
+    assert result.best is not None and result.best.move != PASS
+    assert sum(s.visits for s in result.stats) == playouts - 1
+    assert all(search.trees[0].ti[kt.NCHILD, ch] == 0 for ch in search.trees[0].children(0))
 
 
 # ---- root and tree parallelism, and the time budget

@@ -3,8 +3,8 @@ loadsgf, printsgf."""
 
 from __future__ import annotations
 
-from goengine import sgf
-from goengine.board import BLACK, WHITE
+from goengine import coords, sgf
+from goengine.board import BLACK, WHITE, IllegalMove
 from goengine.game import GameError
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import GtpError, integer, syntax_error
@@ -62,7 +62,13 @@ class ScoringCommands(CommandGroup):
             raise GtpError(f"cannot load file: {err.strerror or err}") from None
         except ValueError as err:  # a size goengine does not play among them (``sgf.BoardSizeError``)
             raise GtpError(f"cannot load file: {err}") from None
-        for i in self.engine.load_position(game, superko=False):
+        try:
+            repeats = self.engine.load_position(game, superko=False)
+        except IllegalMove as err:
+            number = game.first_number + (err.index or 0)
+            move = f"{'B' if err.color == BLACK else 'W'} {coords.to_gtp(game.size, err.point)}"  # the file's size
+            raise GtpError(f"cannot load file: move {number} ({move}) is illegal: {err.reason}") from None
+        for i in repeats:
             color, point = game.moves[i]
             self.gtp.log(
                 f"warning: loadsgf {args[0]}: move {game.first_number + i} ({'B' if color == BLACK else 'W'} "

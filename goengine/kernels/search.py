@@ -271,8 +271,8 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     """Run up to ``n_iter`` iterations from the root position; returns the number run.
 
     Expansion: a leaf is expanded once ``settings[EXPAND_AT]`` iterations have ended at it (its
-    real visits: ``tree.leaf_iterations``; a prior's virtual visits do not count); one expansion
-    per iteration. With ``settings[GROW]`` 0 the tree no longer expands (its node
+    real visits: ``tree.leaf_iterations``; a prior's virtual visits do not count), the root once
+    one has (or none, with EXPAND_AT 0); one expansion per iteration. With ``settings[GROW]`` 0 the tree no longer expands (its node
     limit is reached) and iterations go on below the leaves; with 1 the batch stops early,
     ``tmeta[FULL]`` set, when an expansion does not fit, so the caller can enlarge the pool.
     The batch also stops when the root has MAX_VISITS visits (int32 counts never wrap).
@@ -340,7 +340,9 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
                 reached = count_leaf_iteration(ti, node, shared)  # before this one
                 if reached < 0:
                     continue  # another thread has just given it children: descend into them
-                if expanded or meta[PASSES] >= 2 or reached < expand_at:
+                # the root waits for one iteration at most: its children are what a search is for,
+                # and a budget below expand_at would otherwise end with none (a pass on an empty board)
+                if expanded or meta[PASSES] >= 2 or reached < (expand_at if node != 0 else min(expand_at, 1)):
                     break
                 if shared and atomic_cas(ti, NCHILD, node, np.int32(0), np.int32(-1)) != 0:
                     break  # another thread is expanding it: this iteration ends at the leaf
