@@ -120,18 +120,20 @@ def stderr_log(args: argparse.Namespace):
 
 def build_parser() -> argparse.ArgumentParser:
     """The GTP engine's command line: the engine's options (``add_engine_options``) and its own."""
+    from goengine.config import COMPILE_TIME
+
     parser = argparse.ArgumentParser(
         prog="goengine",
         description="A Monte-Carlo tree search Go engine speaking GTP on stdin/stdout. "
         "'goengine analysis --help': KataGo's JSON analysis protocol instead; "
-        "'goengine review --help': a review of game files.",
+        "'goengine review --help': a review of game files; 'goengine docs': the documents.",
         epilog=_choices_help(),
     )
     add_engine_options(parser)
     parser.add_argument(
         "--compile",
         action="store_true",
-        help="compile every kernel a game uses into the disk cache (under a minute the first time), then exit",
+        help=f"compile every kernel a game uses into the disk cache, then exit (the first time: {COMPILE_TIME})",
     )
     parser.add_argument(
         "--random-game",
@@ -200,7 +202,7 @@ def build_analysis_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="goengine analysis",
         description="KataGo's JSON analysis protocol on stdin/stdout: one query a line in, one response a "
-        "line out for each analysed turn (docs/gtp.md).",
+        "line out for each analysed turn ('goengine docs gtp').",
     )
     add_engine_options(parser)
     kata = parser.add_argument_group("KataGo's options")
@@ -421,6 +423,10 @@ def main(argv: list[str] | None = None) -> int:
         return analysis_main(argv[1:])
     if argv and argv[0] == "review":
         return review_main(argv[1:])
+    if argv and argv[0] == "docs":
+        from goengine.docs_command import main as docs_main
+
+        return docs_main(argv[1:])
     if NOT_SERVING.isdisjoint(argv) and not any(_short_flags_ask_help(a) for a in argv):
         return gtp_main(argv)
     args, config = options(argv)
@@ -453,8 +459,8 @@ def _short_flags_ask_help(arg: str) -> bool:
 def gtp_main(argv: list[str]) -> int:
     """The GTP engine: ``name``, ``version`` and ``protocol_version`` are answered at once,
     while the options are read and the engine is built in the background (``protocol.serve``'s
-    ``early``: the compiled kernels take a second or more to load, a minute to compile the first
-    time); a bad option ends the session with argparse's message and exit code 2."""
+    ``early``: the compiled kernels take a second or more to load, longer to compile the first
+    time: ``kernels.COMPILE_TIME``); a bad option ends the session with argparse's message and exit code 2."""
     from goengine.gtp import protocol
 
     built = []

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from goengine import dynkomi, parallel, policies, priors, rules
 from goengine.coords import BOARD_SIZES  # the sizes a game may have; here for the settings' users
+from goengine.kernels import COMPILE_TIME as COMPILE_TIME  # the first compile's cost, for the command lines
 from goengine.kernels.tree import BYTES_PER_NODE
 from goengine.registry import format_number
 from goengine.ruleset import HANDICAP_BONUSES

@@ -376,8 +376,19 @@ class Engine:
         return scoring.final_score(self.game.board, self.game.scoring_komi, self.ownership())
 
 
+def kernels_cached() -> bool:
+    """Whether this install's kernels are in the disk cache already: numba's index files of the
+    search's kernels for this Python in ``kernels.cache_dir`` (a folder of this install's alone),
+    or in the user's ``NUMBA_CACHE_DIR``."""
+    from goengine.kernels import cache_dir
+
+    where = os.environ.get("NUMBA_CACHE_DIR") or cache_dir()
+    # numba nests its index files one folder down, one a kernel and Python version
+    return any(Path(where).rglob(f"search.*.py{sys.version_info[0]}{sys.version_info[1]}.nbi"))
+
+
 def warm_up(log: Callable[[str], None], helper: bool = True) -> None:
-    """Load every kernel a game uses (compiling them the first time, under a minute; they are then
+    """Load every kernel a game uses (compiling them the first time: ``kernels.COMPILE_TIME``; they are then
     cached on disk, ``goengine.kernels.cache_dir``), so the first ``genmove`` is not spent
     compiling. ``log`` hears when compiling starts and how long it all took.
 
@@ -387,12 +398,12 @@ def warm_up(log: Callable[[str], None], helper: bool = True) -> None:
     it, so the first move waits about a third less (``docs/performance.md``). numba writes each
     cache file whole (a temporary file renamed), so either process may stop at any time."""
     from goengine.config import available_cores
-    from goengine.kernels import cache_dir
+    from goengine.kernels import COMPILE_TIME, cache_dir
 
-    where = os.environ.get("NUMBA_CACHE_DIR") or cache_dir()
-    cold = not any(Path(where).rglob("*search*.nbi"))  # numba nests its index files one folder down
+    cold = not kernels_cached()
     if cold:
-        log(f"goengine: compiling the kernels once (under a minute); they are cached in {where}")
+        where = os.environ.get("NUMBA_CACHE_DIR") or cache_dir()
+        log(f"goengine: compiling the kernels once ({COMPILE_TIME}); they are cached in {where}")
     start = time.perf_counter()
     second = None
     if cold and helper and available_cores() > 1:

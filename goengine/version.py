@@ -2,10 +2,12 @@
 
 ``full()`` is what GTP ``version`` answers and what match records and SGF files name:
 ``0.1.0+g<commit>`` in a git checkout (the editable install ``make`` makes), with ``-dirty`` when
-the engine's own files (the ``goengine`` package and ``pyproject.toml``) differ from that commit;
-``0.1.0`` alone where there is no git checkout (an installed wheel). Files outside the engine (game
-records under ``results/``, the docs) do not make it dirty: they do not change how it plays.
-Standard library only; git is asked once per process.
+the engine's own files (the ``goengine`` package and ``pyproject.toml``) differ from that commit.
+An installed wheel or sdist answers the same for the commit it was built from, which the build
+wrote into the package (``BUILD_COMMIT``, ``build_support/backend.py``); ``0.1.0`` alone when
+neither says (a build from a copy without git). Files outside the engine (game records under
+``results/``, the docs) do not make it dirty: they do not change how it plays. Standard library
+only; git is asked once per process.
 """
 
 from __future__ import annotations
@@ -28,21 +30,45 @@ def _git(where: Path, *args: str) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
-@functools.cache
-def commit() -> str | None:
-    """The full hash of the commit this checkout is at, or None outside our git checkout (an
-    installed copy, or a repository around it)."""
+def _checkout() -> bool:
+    """Whether the package is the ``goengine`` folder of our own git checkout."""
     top = _git(_PACKAGE, "rev-parse", "--show-toplevel")
-    if not top or _PACKAGE.parent != Path(top).resolve():
+    return bool(top) and _PACKAGE.parent == Path(top).resolve()
+
+
+def _built() -> tuple[str, bool] | None:
+    """The commit an installed package was built from and whether its files differed from it
+    (``BUILD_COMMIT``), or None."""
+    try:
+        text = (_PACKAGE / "BUILD_COMMIT").read_text().strip()
+    except OSError:
         return None
-    return _git(_PACKAGE.parent, "rev-parse", "HEAD") or None
+    commit, _, dirty = text.partition("-")
+    return (commit, dirty == "dirty") if len(commit) == 40 else None
+
+
+@functools.cache
+def _source() -> tuple[str, bool] | None:
+    if _checkout():
+        commit = _git(_PACKAGE.parent, "rev-parse", "HEAD")
+        if commit:
+            return commit, bool(_git(_PACKAGE.parent, "status", "--porcelain", "--", *_ENGINE_FILES))
+        return None
+    return _built()
+
+
+def commit() -> str | None:
+    """The full hash of the commit this code is (a checkout) or was built from (an installed
+    package), or None when nothing says."""
+    source = _source()
+    return source[0] if source else None
 
 
 @functools.cache
 def full() -> str:
-    """``0.1.0+g<commit>[-dirty]``, or ``0.1.0`` outside a git checkout."""
-    if commit() is None:
+    """``0.1.0+g<commit>[-dirty]``, or ``0.1.0`` when no commit is known."""
+    source = _source()
+    if source is None:
         return __version__
-    short = commit()[:10]
-    changes = _git(_PACKAGE.parent, "status", "--porcelain", "--", *_ENGINE_FILES)
-    return f"{__version__}+g{short}{'-dirty' if changes else ''}"
+    commit, dirty = source
+    return f"{__version__}+g{commit[:10]}{'-dirty' if dirty else ''}"

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -48,3 +50,41 @@ def test_compile_fills_an_empty_cache_and_later_starts_use_it(tmp_path):
     assert game.returncode == 0, game.stderr
     assert COMPILING not in game.stderr
     assert game.stdout.startswith("=\n\n= ")  # GTP answers only
+
+
+def cache_folder_of(package_parent) -> str:
+    code = "from goengine.kernels import cache_dir; print(cache_dir())"
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "GOENGINE_CACHE_DIR")}
+    env["PYTHONPATH"] = str(package_parent)
+    # run there: ``-c`` puts the working folder first on the path
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=package_parent, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_two_installs_of_the_same_sources_get_a_cache_folder_each(tmp_path):
+    """A second install of the same sources (another virtualenv sharing ``~/.cache``) gets its own
+    folder. (Before, both used one: numba kept their kernels apart inside it, by the sources'
+    path, so the second compiled everything on its first move, for 53 s, while the warm-up, seeing
+    the first's files, took them for its own and said nothing.)"""
+    root = Path(__file__).resolve().parent.parent
+    copy = tmp_path / "other-install"
+    shutil.copytree(root / "goengine", copy / "goengine", ignore=shutil.ignore_patterns("__pycache__"))
+    here, there = cache_folder_of(root), cache_folder_of(copy)
+    assert here != there and Path(here).parent == Path(there).parent
+    assert cache_folder_of(copy) == there  # the same install: the same folder
+
+
+def test_the_warm_up_counts_only_this_pythons_kernels_as_cached(tmp_path, monkeypatch):
+    from goengine.engine import kernels_cached
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    folder = tmp_path / "kernels_0123"
+    folder.mkdir()
+    assert not kernels_cached()
+    (folder / "search.run_iterations-269.py39.nbi").write_bytes(b"")  # another Python's index
+    assert not kernels_cached()
+    mine = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    (folder / f"search.run_iterations-269.{mine}.nbi").write_bytes(b"")
+    assert kernels_cached()

@@ -88,7 +88,7 @@ def test_the_laboratory_imports_and_explains_itself_without_the_match_extra(tmp_
         code, err = found[key]
         assert code == 2, err
         assert err.startswith("goengine-match: ") and f"needs {package}" in err, err
-        assert "pip install 'goengine[match]'" in err and "Traceback" not in err
+        assert "pip install rich 'dask[distributed]' scipy" in err and "Traceback" not in err
     assert not out.exists()  # refused before anything was written
 
 
@@ -210,3 +210,15 @@ def test_the_help_explains_both_timeouts(capsys):
     assert "the longest a move may take under --seconds or --time" in text and "a shorter value is refused" in text
     assert "--startup-timeout SECONDS seconds an engine may take to answer each command of its start-up" in text
     assert "from its launch to its first move, that genmove included" in text and "(default 600)" in text
+
+
+def test_the_progress_bar_goes_to_stderr_never_to_stdout(capsys):
+    """stdout carries the tables alone (before, rich's bar was drawn on stdout)."""
+    from goengine.lab.cli import _progress
+
+    progress, task = _progress(2)
+    progress.update(task, advance=1)
+    progress.console.print("a line of the bar's console")
+    progress.stop()
+    captured = capsys.readouterr()
+    assert captured.out == "" and "a line of the bar's console" in captured.err

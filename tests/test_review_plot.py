@@ -39,4 +39,4 @@ def test_without_matplotlib_the_message_names_the_plot_extra(monkeypatch):
     assert needs_matplotlib() is None
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
     message = needs_matplotlib()
-    assert INSTALL in message and "pip install 'goengine[plot]'" in message and "--no-plot" in message
+    assert INSTALL in message and "pip install matplotlib" in message and "--no-plot" in message

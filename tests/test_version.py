@@ -32,7 +32,9 @@ def git(where: Path, *args: str) -> str:
 def checkout(tmp_path: Path) -> Path:
     """A git repository holding a copy of the package, committed."""
     repo = tmp_path / "repo"
-    shutil.copytree(ROOT / "goengine", repo / "goengine", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        ROOT / "goengine", repo / "goengine", ignore=shutil.ignore_patterns("__pycache__", "BUILD_COMMIT", "docs")
+    )
     shutil.copy(ROOT / "pyproject.toml", repo)
     shutil.copy(ROOT / ".gitignore", repo)  # __pycache__ is not a change
     (repo / "results").mkdir()
@@ -60,8 +62,25 @@ def test_an_edited_engine_file_makes_it_dirty_and_a_game_record_does_not(checkou
     assert run_version(checkout).endswith("-dirty")
 
 
+BUILT = shutil.ignore_patterns("__pycache__", "BUILD_COMMIT", "docs")  # what a build adds, left out
+
+
 def test_outside_a_git_checkout_it_is_the_release_alone(tmp_path):
-    shutil.copytree(ROOT / "goengine", tmp_path / "goengine", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "goengine", tmp_path / "goengine", ignore=BUILT)
+    assert run_version(tmp_path) == __version__
+
+
+def test_an_installed_package_names_the_commit_it_was_built_from(tmp_path):
+    """A wheel or sdist carries ``BUILD_COMMIT`` (``build_support/backend.py``): installed, GTP
+    ``version`` names that commit as a checkout would (before, an installed wheel said ``0.1.0``
+    alone, and the match records could not tell which code played). A damaged file is ignored."""
+    shutil.copytree(ROOT / "goengine", tmp_path / "goengine", ignore=BUILT)
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    (tmp_path / "goengine" / "BUILD_COMMIT").write_text(commit + "\n")
+    assert run_version(tmp_path) == f"{__version__}+g0123456789"
+    (tmp_path / "goengine" / "BUILD_COMMIT").write_text(commit + "-dirty\n")
+    assert run_version(tmp_path) == f"{__version__}+g0123456789-dirty"
+    (tmp_path / "goengine" / "BUILD_COMMIT").write_text("not a commit")
     assert run_version(tmp_path) == __version__
 
 

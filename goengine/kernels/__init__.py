@@ -35,12 +35,14 @@ compiled twice.
 
 numba's on-disk cache does not notice an edit in a callee that lives in another file, so a stale
 compiled kernel could run after a change. We therefore key the cache folder to a hash of these
-sources: an edited kernel always compiles afresh. This must run before any kernel module is
+sources (and of where they are installed, and the Python and numba versions): an edited kernel
+always compiles afresh. This must run before any kernel module is
 imported, which is why it lives in the package's ``__init__``.
 """
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import numba
@@ -48,20 +50,32 @@ import numpy as np
 
 
 def _source_digest() -> str:
+    """A digest of these kernels' sources, of where they are installed and of the Python and
+    numba that compile them: one install's kernels, and nobody else's, in one folder."""
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
+    here = f"{Path(__file__).resolve().parent}|{sys.version_info[0]}.{sys.version_info[1]}|{numba.__version__}"
+    digest.update(here.encode())
     return digest.hexdigest()[:16]
 
 
 def cache_dir() -> Path:
-    """The folder numba's cache uses for the kernels of this source tree."""
+    """The folder numba's cache uses for the kernels of this source tree, as installed here: two
+    installs of the same sources (two virtualenvs sharing ``~/.cache``) get a folder each, so that
+    one never takes the other's compiled kernels for its own (numba keeps them apart inside one
+    folder, by the sources' path, and would compile anew; the engine's warm-up, seeing the other's
+    files, said nothing of it)."""
     base = os.environ.get("GOENGINE_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "goengine"
     )
     return Path(base) / f"numba-{_source_digest()}"
 
+
+#: what the first compile of every kernel a game uses costs, as measured (``docs/performance.md``:
+#: the cold compile and the start-up); every message that speaks of it says this
+COMPILE_TIME = "about 35 s on an idle two-core machine, up to 90 s on a busy one"
 
 # NUMBA_CACHE_DIR set by the user wins; otherwise point numba at our keyed folder.
 if not os.environ.get("NUMBA_CACHE_DIR"):

@@ -272,8 +272,9 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
 
     Expansion: a leaf is expanded once ``settings[EXPAND_AT]`` iterations have ended at it (its
     real visits: ``tree.leaf_iterations``; a prior's virtual visits do not count), the root once
-    one has (or none, with EXPAND_AT 0); one expansion per iteration. With ``settings[GROW]`` 0 the tree no longer expands (its node
-    limit is reached) and iterations go on below the leaves; with 1 the batch stops early,
+    one has (or none, with EXPAND_AT 0); one expansion per iteration. With ``settings[GROW]`` 0
+    the tree no longer expands (its node limit is reached) and iterations go on below the
+    leaves; with 1 the batch stops early,
     ``tmeta[FULL]`` set, when an expansion does not fit, so the caller can enlarge the pool.
     The batch also stops when the root has MAX_VISITS visits (int32 counts never wrap).
     Komi (``params[SCALARS, KOMI]``) is subtracted from the area score; ``settings[MAX_MOVES]``

@@ -21,7 +21,9 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-INSTALL_EXTRA = "pip install 'goengine[match]'"
+# the match extra's packages by name: a line that works with a wheel, a clone or neither (goengine
+# is not on the package index, so ``pip install 'goengine[match]'`` would find nothing)
+INSTALL_EXTRA = "pip install rich 'dask[distributed]' scipy (the match extra)"
 
 
 class MissingExtra(ImportError):

@@ -13,7 +13,8 @@
     goengine-match --report --sgf --out results/seed000                # and each game's SGF, from its record
 
 ``python scripts/match.py`` in a checkout is the same command. Tournaments' ratings need scipy,
-clusters dask, the progress bar rich: ``pip install 'goengine[match]'`` (without rich, plain lines).
+clusters dask, the progress bar rich: ``pip install rich 'dask[distributed]' scipy``, the ``match`` extra
+(without rich, plain lines).
 
 Every configuration plays ``--games`` games against the opponent, colours alternating (even games:
 goengine Black). Each finished game is appended to ``OUT/games.jsonl`` at once and written as
@@ -456,8 +457,8 @@ def warm_up(players: list[Player], timeout: float) -> None:
     """Start each goengine configuration once and play a short game on a 5x5 board with it, one
     after another, before any game (seed 0, which no game uses), each command allowed
     ``timeout`` (the start-up's, ``--startup-timeout``): goengine compiles its kernels into its
-    on-disk cache when it first calls them (under a minute on a cold machine, more when several
-    compile at once), which would otherwise fall on the first game's first moves: the first
+    on-disk cache when it first calls them (about 35 s on an idle two-core machine, more when
+    several compile at once), which would otherwise fall on the first game's first moves: the first
     ``genmove`` would spend the game's clock on it, and the second, which keeps the subtree of the
     first (``Tree.keep_subtree``), took 15 s of a 2 s budget in a 19x19 game. So: a move for each
     colour, then ``final_score`` (the judging playouts). Any failure here is only reported: the
@@ -799,9 +800,11 @@ def play(runner: Runner, specs, records: list[dict], folders, args, verdict, spe
 
 def _progress(total: int):
     try:
+        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     except ImportError:
         return None
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    progress = Progress(*columns, console=Console(stderr=True))  # stdout carries the tables alone
     progress.start()
     return progress, progress.add_task("games", total=total)

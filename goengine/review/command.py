@@ -10,10 +10,12 @@ cluster), and as the last position of a game comes back writes that game's outpu
 - on stdout, a heading (the file, the budget, the komi and the count) and each colour's biggest
   mistakes (``moves.table``).
 
-Progress goes to stderr: rich's bar when rich is installed and stderr is a terminal, else a
-line a game. The exit status is 0 when every game was reviewed, 1 when a file was named as bad
-(or its review could not be written), 2 for what stops everything (a missing extra, an
-unreachable cluster), 130 when interrupted.
+Progress goes to stderr: rich's bar when rich is installed and stderr is a terminal, else a line a
+game. Before the first search the kernels are loaded here (``engine.warm_up``), and on a cold cache
+compiled, which stderr says with what it costs, so that the workers find them cached. The exit
+status is 0 when every game was reviewed, 1 when a file was named as bad (or its review could not
+be written), 2 for what stops everything (a missing extra, an unreachable cluster), 130 when
+interrupted.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import TextIO
 from goengine import sgf
 from goengine.board import BLACK, WHITE
 from goengine.config import Budget, EngineConfig
+from goengine.engine import warm_up
 from goengine.review import annotate, moves, plot
 from goengine.review.analyse import Analysis, Runner
 from goengine.review.game import BadGame, ReviewGame, read
@@ -70,7 +73,7 @@ def missing_extras(settings: ReviewSettings) -> list[str]:
     if settings.plot and (problem := plot.needs_matplotlib()):
         problems.append(problem)
     if settings.cluster and importlib.util.find_spec("distributed") is None:
-        problems.append("--cluster needs dask's distributed, which is not installed: pip install 'goengine[match]'")
+        problems.append("--cluster needs dask's distributed, which is not installed: pip install 'dask[distributed]'")
     return problems
 
 
@@ -189,6 +192,8 @@ def review(
     if not games:
         print(f"{PROG}: no game to review", file=err)
         return 1
+    if not settings.cluster:  # here, before any worker starts: said on stderr when it compiles
+        warm_up(lambda text: print(text, file=err, flush=True))
     left = [len(game.moves) + 1 for game in games]  # positions still to come back, a game
     count = sum(left)
     results: list[list[Analysis | None]] = [[None] * n for n in left]

@@ -17,7 +17,7 @@ from goengine.board import BLACK
 from goengine.review.analyse import Analysis
 from goengine.review.moves import MoveReview
 
-INSTALL = "pip install 'goengine[plot]'"
+INSTALL = "pip install matplotlib (the plot extra)"  # by name: goengine itself is on no package index
 
 
 def needs_matplotlib() -> str | None:

@@ -1,0 +1,71 @@
+"""The build backend: setuptools' own, with the git commit and the user's docs put into the
+package first.
+
+A wheel or an sdist built from a git checkout carries ``goengine/BUILD_COMMIT``: the full hash of
+the commit it was built from, with ``-dirty`` when the engine's own files differed from it, so
+that an installed engine answers GTP ``version`` with ``0.1.0+g<commit>`` as a checkout does
+(``goengine.version``), and every match record and SGF file it writes names the code that played.
+A wheel built from an sdist keeps the sdist's file (there is no git there to ask).
+
+The documents a user of the installed package needs (``DOCS``: the README and the guides of
+``docs/``) are copied into ``goengine/docs/``, which ``goengine docs`` reads where no checkout's
+``docs/`` is beside the package. Everything else
+is ``setuptools.build_meta``'s (PEP 517: ``backend-path`` in ``pyproject.toml`` puts this folder
+on the path of the build, and nothing of it is installed).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from setuptools import build_meta
+from setuptools.build_meta import *  # noqa: F403 - the hooks this module does not wrap
+
+ROOT = Path(__file__).resolve().parent.parent
+STAMP = ROOT / "goengine" / "BUILD_COMMIT"
+# the user's documents, copied into the package as ``goengine docs`` names them (goengine.docs)
+DOCS = ("README.md", "docs/gtp.md", "docs/engine.md", "docs/matches.md", "docs/performance.md", "docs/peers.md")
+ENGINE_FILES = ("goengine", "pyproject.toml")  # as goengine.version counts a checkout dirty
+
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def stamp() -> None:
+    """Write BUILD_COMMIT from git, when this is the project's own git checkout."""
+    top = _git("rev-parse", "--show-toplevel")
+    commit = _git("rev-parse", "HEAD") if top and Path(top).resolve() == ROOT else None
+    if not commit:
+        return
+    changes = _git("status", "--porcelain", "--", *ENGINE_FILES)
+    dirty = any(not line.endswith("BUILD_COMMIT") for line in (changes or "").splitlines())
+    STAMP.write_text(f"{commit}{'-dirty' if dirty else ''}\n")
+
+
+def copy_docs() -> None:
+    """Copy DOCS into ``goengine/docs/`` (a build's copy, which git ignores), when they are here."""
+    folder = ROOT / "goengine" / "docs"
+    folder.mkdir(exist_ok=True)
+    for name in DOCS:
+        source = ROOT / name
+        if source.is_file():
+            shutil.copyfile(source, folder / Path(name).name)
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    stamp()
+    copy_docs()
+    return build_meta.build_wheel(wheel_directory, config_settings, metadata_directory)
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    stamp()
+    copy_docs()
+    return build_meta.build_sdist(sdist_directory, config_settings)
