@@ -127,10 +127,8 @@ class Engine:
 
     def free_handicap(self, n: int) -> list[int]:
         """The engine's own choice (GTP ``place_free_handicap``): the fixed layout, which is
-        what Pachi and Fuego also return for n up to the layout's limit; beyond it, the points
-        the search likes best for Black, one by one, the stones sharing FREE_HANDICAP_SEARCHED
-        stones' budget (so 100 stones on 19x19 take seconds, not half a minute). The stones are
-        placed."""
+        what Pachi and Fuego also return for n up to the layout's limit; beyond it, the points the
+        search likes best for Black, one by one, sharing FREE_HANDICAP_SEARCHED stones' budget."""
         game = self.game
         size = game.size
         if n < 2 or n >= size * size:
@@ -145,8 +143,7 @@ class Engine:
         for p in points:
             board.play(BLACK, p)
             board.play(WHITE, PASS)
-        each = FREE_HANDICAP_PLAYOUTS * size * size * min(1.0, FREE_HANDICAP_SEARCHED / (n - len(points)))
-        budget = Budget(playouts=max(200, int(each)))
+        budget = _free_stone_budget(size, n - len(points))
         while len(points) < n:
             board.to_move = BLACK
             result = self._search.run(board, game.scoring_komi, budget)
@@ -433,6 +430,14 @@ def warm_up_playouts() -> None:
     engine = Engine(EngineConfig(size=5, search=SearchConfig(playouts=64)))
     engine.ownership(8)
     engine.close()
+
+
+def _free_stone_budget(size: int, stones: int) -> Budget:
+    """The search's budget for each of ``stones`` free handicap stones beyond the fixed layout:
+    FREE_HANDICAP_PLAYOUTS a point, shared when there are more than FREE_HANDICAP_SEARCHED stones
+    (100 stones on 19x19 then take seconds, not half a minute), and 200 playouts at least."""
+    share = min(1.0, FREE_HANDICAP_SEARCHED / stones)
+    return Budget(playouts=max(200, int(FREE_HANDICAP_PLAYOUTS * size * size * share)))
 
 
 def _empty_points(board: Board) -> int:

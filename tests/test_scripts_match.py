@@ -420,7 +420,7 @@ def test_a_full_disk_stops_the_run_and_keeps_the_record(tmp_path, fake, monkeypa
     ("args", "message"),
     [
         (("--sprt", "50,0"), "ELO0 < ELO1"),
-        (("--sprt", "0,50", "--alpha", "0.8"), "--alpha must be between 0 and 0.5"),
+        (("--sprt", "0,50", "--alpha", "0.8"), "argument --alpha: a probability above 0 and at most 0.5, not 0.8"),
         (("--opponent", "/no/such/engine --gtp"), "cannot run '/no/such/engine'"),
         (("--opponent", "no-such-program-anywhere"), "cannot run 'no-such-program-anywhere'"),
         (("--tournament", "--config", "a="), "a tournament needs at least two players"),
