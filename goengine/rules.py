@@ -37,6 +37,16 @@ def _rave_params() -> tuple[Param, ...]:
         Param("k", ks.RAVE_K, 1000.0, "hand_schedule_equivalence_k", "parent visits at which the weight is 1/2"),
         Param("b", ks.RAVE_B, 0.01, "minimum_MSE_bias_b", "the RAVE bias of the minimum-MSE schedule"),
         Param("c", ks.RAVE_C, 0.0, "exploration_constant_C", "UCB exploration term (0: none, the paper's)"),
+        Param(
+            "distance",
+            ks.RAVE_DISTANCE,
+            0.0,
+            "AMAF_distance_weight",
+            "an AMAF sample counts 1 + distance x (moves after it)/(moves after the node), rounded: early "
+            "moves more (Pachi's distance_rave 3); 0: every sample 1",
+            low=0.0,
+            high=10.0,
+        ),
     )
 
 

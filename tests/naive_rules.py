@@ -138,9 +138,10 @@ def rave_beta(n, an, t, schedule, k, b):
     raise ValueError(schedule)
 
 
-def rave(w, n, t, aw, an, schedule="mse", k=1000.0, b=0.01, c=0.0):
+def rave(w, n, t, aw, an, schedule="mse", k=1000.0, b=0.01, c=0.0, distance=0.0):
     """MC-RAVE: (1 - beta) x + beta xa + C sqrt(ln t / n). Unvisited: the AMAF mean if there is
-    one (no exploration term), else infinity; no AMAF sample: plain UCB1 with C."""
+    one (no exploration term), else infinity; no AMAF sample: plain UCB1 with C. (``distance``
+    weights the AMAF samples as they are backed up, ``kernels.search.backup``: not the score.)"""
     if n == 0:
         return aw / an if an > 0 else INF
     if an == 0:
@@ -149,7 +150,7 @@ def rave(w, n, t, aw, an, schedule="mse", k=1000.0, b=0.01, c=0.0):
     return (1.0 - beta) * (w / n) + beta * (aw / an) + c * math.sqrt(log_t(t) / n)
 
 
-def kl_ucb_rave(w, n, t, aw, an, schedule="mse", k=1000.0, b=0.01, c=0.0):
+def kl_ucb_rave(w, n, t, aw, an, schedule="mse", k=1000.0, b=0.01, c=0.0, distance=0.0):
     """KL-UCB+RAVE, seed 003 eq. 5: weight q_KL + (1 - weight) xa with weight = 1 - beta (Fuego's
     mix, the mean replaced by KL-UCB's q). Unvisited: the AMAF mean, else infinity; no AMAF
     sample: q_KL alone."""

@@ -181,7 +181,7 @@ def test_parameters_are_stored_by_name_and_number_whatever_was_given():
     assert config.params == (("k", 500.0), ("schedule", 0.0))
     assert with_setting(config, "hand_schedule_equivalence_k", "700").params == (("k", 700.0), ("schedule", 0.0))
     assert config.describe() == (
-        "rave schedule=hand-selected k=500 b=0.01 c=0; playout uniform; prior none; "
+        "rave schedule=hand-selected k=500 b=0.01 c=0 distance=0; playout uniform; prior none; "
         "dynamic komi linear black_value=7 white_value=1 moves=200; parallel tree"
     )
     # a new rule starts from its own defaults

@@ -890,10 +890,10 @@ def test_describe_prints_name_and_parameters():
     assert rules.describe("ucb1") == "ucb1 c=1.4142135623730951"
     assert rules.describe("thompson") == "thompson"
     assert rules.describe("beta-mean-ucb") == "beta-mean-ucb c=0.4472135954999579 bias=1"
-    assert rules.describe("rave") == "rave schedule=minimum-MSE k=1000 b=0.01 c=0"
+    assert rules.describe("rave") == "rave schedule=minimum-MSE k=1000 b=0.01 c=0 distance=0"
     assert (
         rules.describe("kl-ucb-rave", schedule="hand", k=50, c=3)
-        == "kl-ucb-rave schedule=hand-selected k=50 b=0.01 c=3"
+        == "kl-ucb-rave schedule=hand-selected k=50 b=0.01 c=3 distance=0"
     )
     assert rules.describe("ucb-minimal", c1=8.4, c2=1.8) == "ucb-minimal c1=8.4 c2=1.8"
     assert rules.describe("beta-mean-ucb", bias=0) == "beta-mean-ucb c=0.4472135954999579 bias=0"

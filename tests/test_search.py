@@ -907,12 +907,44 @@ def test_reward_sums_stay_exact_past_two_to_the_twenty_fourth():
     no_amaf = np.zeros(kb.MAX_POINTS, dtype=np.int8)
     no_depth = np.zeros(kb.MAX_POINTS, dtype=np.int64)
     # Black to move at the root, Black wins: the child (Black's move) gains 1, the root 0
-    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 17.5, 7.5, no_amaf, no_depth, False, False)
+    ksearch.backup(
+        ti, tf, path, np.int64(1), np.int64(BLACK), 17.5, 7.5, no_amaf, no_depth, False, False, 0.0, np.int64(1)
+    )
     assert tf[kt.WINS, 1] == big + 1 and tf[kt.WINS, 0] == big
-    ksearch.backup(ti, tf, path, np.int64(1), np.int64(BLACK), 7.0, 7.0, no_amaf, no_depth, False, False)  # a draw
+    ksearch.backup(
+        ti, tf, path, np.int64(1), np.int64(BLACK), 7.0, 7.0, no_amaf, no_depth, False, False, 0.0, np.int64(1)
+    )  # a draw
     assert tf[kt.WINS, 1] == big + 1.5 and tf[kt.WINS, 0] == big + 0.5
     assert tf[kt.SCORE, 0] == tf[kt.SCORE, 1] == 17.5 + 7.0  # the area scores, komi left out
     assert np.float32(big) + np.float32(1) == np.float32(big)  # what float32 did
+
+
+def test_amaf_samples_are_weighted_by_how_soon_the_move_came():
+    """``distance`` 3 (Pachi's ``distance_rave``): below the root (depth 0) in an iteration of 9
+    moves, a child move first played at depth 0 counts round(1 + 3 x 9/10) = 4 times, one first
+    played at depth 5 round(1 + 3 x 4/10) = 2 times, PASS once; its AMAF wins are the reward that
+    many times. With ``distance`` 0 each counts once, as before."""
+    assert ksearch.amaf_weight(3.0, np.int64(9), np.int64(0), np.int64(0)) == 4
+    assert ksearch.amaf_weight(3.0, np.int64(9), np.int64(0), np.int64(5)) == 2
+    assert ksearch.amaf_weight(3.0, np.int64(9), np.int64(0), np.int64(9)) == 1
+    assert ksearch.amaf_weight(0.0, np.int64(9), np.int64(0), np.int64(0)) == 1
+    a, b = 20, 30
+    for distance, expected in ((3.0, (4, 2, 1)), (0.0, (1, 1, 1))):
+        ti, tf, _ = kt.new_tree(8)
+        ti[kt.FIRST, 0], ti[kt.NCHILD, 0] = 1, 3
+        for k, move in enumerate((a, b, PASS), start=1):
+            ti[kt.PARENT, k], ti[kt.MOVE, k] = 0, move
+        path = np.array([0, 1], dtype=np.int64)
+        colour = np.zeros(kb.MAX_POINTS, dtype=np.int8)
+        depth = np.zeros(kb.MAX_POINTS, dtype=np.int64)
+        colour[a], depth[a] = BLACK, 0  # Black (to move at the root) played a first, at once
+        colour[b], depth[b] = BLACK, 5  # and b later in the playout
+        # Black wins (area 20 against komi 7.5): each Black child's AMAF reward is 1
+        ksearch.backup(
+            ti, tf, path, np.int64(0), np.int64(BLACK), 20.0, 7.5, colour, depth, True, False, distance, np.int64(9)
+        )
+        assert tuple(int(ti[kt.AVISITS, k]) for k in (1, 2, 3)) == expected
+        assert tuple(float(tf[kt.AWINS, k]) for k in (1, 2, 3)) == expected
 
 
 def test_a_root_at_the_visit_limit_takes_no_more_iterations(monkeypatch):

@@ -82,7 +82,7 @@ from .board import (
 from .playout import apply_move, outside_search, playout, playout_outside_search
 from .prior import init_children, pass_is_child
 from .replies import learn_replies, no_replies
-from .select import select_best
+from .select import KL_UCB_RAVE, RAVE, RAVE_DISTANCE, select_best
 from .tree import (
     AVISITS,
     AWINS,
@@ -101,6 +101,7 @@ from .tree import (
 )
 
 MAX_DEPTH = 3 * MAX_POINTS + 8
+MAX_AMAF = (1 << 31) - (1 << 12)  # an AMAF count this large takes no weighted sample more (int32)
 NOT_PLAYED = 1 << 30
 
 # slots of ``settings``
@@ -171,12 +172,18 @@ def reward(score, player):
 
 
 @njit(cache=True, _nrt=False)
-def backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf, shared):
+def backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf, shared, distance, length):
     """Credit one result, the area score ``area`` (Black's area minus White's) judged with
     ``komi``, to the nodes on ``path[:depth + 1]``, and the AMAF statistics of their children
     when ``needs_amaf``. The node at depth d was played by the root player's opponent when d is
     even (the root itself), by the root player when d is odd. In a shared tree the visits were
-    counted on the way down (the virtual loss) and every sum is added atomically."""
+    counted on the way down (the virtual loss) and every sum is added atomically.
+
+    With ``distance`` above 0 an AMAF sample of a child move first played at depth t, below a node
+    at depth d in an iteration of ``length`` moves, counts ``amaf_weight`` times (Pachi's
+    ``distance_rave``, ``uct/policy/ucb1amaf.c``: a move soon after the node tells more about the
+    node's choice than one at the end of the playout); PASS counts 1. With 0 every sample counts
+    1, as before."""
     score = area - komi
     for d in range(depth + 1):
         node = path[d]
@@ -199,12 +206,27 @@ def backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, 
                 # it PASS had no AMAF sample and, under KL-UCB+RAVE, kept the whole KL bonus
                 # while every other child's score was mostly its AMAF mean: it got picked early.
                 if m == PASS or (amaf_color[at(m)] == to_move and amaf_depth[at(m)] >= d):
+                    k = 1
+                    if distance > 0.0 and m != PASS:
+                        k = amaf_weight(distance, length, d, amaf_depth[at(m)])
+                        if ti[AVISITS, at(ch)] > MAX_AMAF:
+                            continue  # saturated: weighted counts must not wrap an int32
                     if shared:
-                        atomic_add(ti, AVISITS, ch, np.int32(1))
-                        atomic_add(tf, AWINS, ch, r)
+                        atomic_add(ti, AVISITS, ch, np.int32(k))
+                        atomic_add(tf, AWINS, ch, r * k)
                     else:
-                        ti[AVISITS, at(ch)] += 1
-                        tf[AWINS, at(ch)] += r
+                        ti[AVISITS, at(ch)] += k
+                        tf[AWINS, at(ch)] += r * k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def amaf_weight(distance, length, node_depth, first):
+    """How many times an AMAF sample counts: 1 + ``distance`` (L - t) / (L - d + 1), rounded,
+    for a move first played at depth t = ``first`` below a node at depth d = ``node_depth`` in an
+    iteration of L = ``length`` moves: 1 + distance just after the node, 1 at the end (Pachi's
+    ``distance_rave``, whose weight is the same but unrounded)."""
+    span = length - node_depth + 1
+    return np.int64(1.0 + distance * (length - first) / max(span, 1) + 0.5)
 
 
 @njit(cache=True, _nrt=False)
@@ -314,6 +336,8 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     rule_params = params[RULE_PARAMS]
     policy_params = params[POLICY_PARAMS]
     komi = params[SCALARS, KOMI]
+    # the AMAF samples' weighting by distance: a parameter of the rules that read AMAF
+    distance = rule_params[RAVE_DISTANCE] if (rule == RAVE or rule == KL_UCB_RAVE) else 0.0
     widen = params[SCALARS, WIDEN]
     widen_factor = params[SCALARS, WIDEN_FACTOR]
     pts, meta, amaf_color, amaf_depth, path, path_hash, moves, scratch, replies, seq = work
@@ -404,7 +428,10 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
             needs_amaf,
             (replies, seq, depth + 2),
         )
-        backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf, shared)
+        backup(
+            ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf, shared, distance,
+            depth + played,
+        )  # fmt: skip
         if learn and area != komi:
             # the two moves before the root, then the tree's (the playout wrote its own after them)
             seq[0] = meta0[LAST_MOVE2]

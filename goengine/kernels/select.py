@@ -72,6 +72,7 @@ RAVE_SCHEDULE = 0  # also KL-UCB+RAVE's
 RAVE_K = 1
 RAVE_B = 2
 RAVE_C = 3
+RAVE_DISTANCE = 4  # AMAF samples weighted by how soon the move came (read by kernels.search.backup)
 UCB_V_C = 0
 UCB_V_ZETA = 1
 UCB_MINIMAL_C1 = 0
