@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass, field, fields, replace
 
-from goengine import dynkomi, parallel, policies, priors, rules
+from goengine import dynkomi, parallel, players, policies, priors, rules
 from goengine.coords import BOARD_SIZES  # the sizes a game may have; here for the settings' users
 from goengine.kernels import COMPILE_TIME as COMPILE_TIME  # the first compile's cost, for the command lines
 from goengine.kernels.tree import BYTES_PER_NODE
@@ -197,6 +197,7 @@ CHOSEN: tuple[Chosen, ...] = (
     Chosen("prior", "prior_params", priors.PRIORS, "prior_knowledge", "--prior", "--prior-param"),
     Chosen("dynkomi", "dynkomi_params", dynkomi.DYNKOMI, "dynamic_komi", "--dynkomi", "--dynkomi-param"),
     Chosen("parallel", "parallel_params", parallel.PARALLEL, "parallel_search", "--parallel", ""),
+    Chosen("player", "player_params", players.PLAYERS, "move_chosen_by", "--player", ""),
 )
 CHOSEN_BY_FIELD = {c.field: c for c in CHOSEN}
 
@@ -244,6 +245,8 @@ class SearchConfig:
     dynkomi_params: tuple[tuple[str, float], ...] = ()
     parallel: str = parallel.DEFAULT_PARALLEL
     parallel_params: tuple[tuple[str, float], ...] = ()
+    player: str = players.DEFAULT_PLAYER
+    player_params: tuple[tuple[str, float], ...] = ()
     playouts: int | None = None
     seconds: float | None = None
     threads: int = 1
@@ -288,9 +291,11 @@ class SearchConfig:
 
     def describe(self) -> str:
         """Every choice made by name (CHOSEN: the rule, the playout policy, the prior, the dynamic
-        komi and the parallel search) with its parameters, for logs and the start-up line."""
+        komi and the parallel search; the player when it is not the search) with its parameters,
+        for logs and the start-up line."""
         parts = [c.registry.describe(getattr(self, c.field), getattr(self, c.params_field)) for c in CHOSEN]
-        return f"{parts[0]}; playout {parts[1]}; prior {parts[2]}; dynamic komi {parts[3]}; parallel {parts[4]}"
+        words = f"{parts[0]}; playout {parts[1]}; prior {parts[2]}; dynamic komi {parts[3]}; parallel {parts[4]}"
+        return words if self.player == players.DEFAULT_PLAYER else f"{words}; player {parts[5]}"
 
     def keeps_trees_of(self, other: SearchConfig) -> bool:
         """Whether a search configured as ``other`` may keep its trees under this configuration:
@@ -426,7 +431,7 @@ class PageRow:
 
 
 def page(config: SearchConfig) -> list[PageRow]:
-    """Every setting of ``config``: the choices made by name (CHOSEN, five), the plain settings,
+    """Every setting of ``config``: the choices made by name (CHOSEN, six), the plain settings,
     then the parameters of each current choice, each value formatted as everywhere else."""
     rows = [PageRow(c.words, getattr(config, c.field), tuple(c.registry)) for c in CHOSEN]
     rows += [PageRow(s.words, s.format(getattr(config, s.key)), flag=s.kind is bool) for s in SETTINGS]

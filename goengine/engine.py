@@ -169,33 +169,32 @@ class Engine:
         pv_visits: bool = False,
     ) -> Decision:
         """Search for ``color`` on the move's budget (the settings, limited by the clock), decide
-        (``decide``) and, with ``commit``, play the move (not a resignation). ``callback`` gets
-        a result of the search so far about every ``callback_interval`` seconds (analysis
-        output); with ``ownership`` the result holds the ownership map, with ``pv_visits`` the
-        visits along each principal variation.
-
-        ``cleanup`` (``kgs-genmove_cleanup``): never pass while the opponent has stones the
-        playouts call dead, so they get captured before the game ends."""
+        (``decide``) and, with ``commit``, play the move (not a resignation); a research player
+        moves without searching (``goengine.players``). ``callback`` gets a result so far every
+        ``callback_interval`` s; ``ownership``, ``pv_visits``: what the result holds besides.
+        ``cleanup`` (``kgs-genmove_cleanup``): never pass while the playouts call stones dead."""
         c = parse_color(color)
         board = self.game.board.copy()
         board.to_move = c
-        budget = self.budget(c, board)
-        budget, should_stop = self._clock_stop(c, board, budget)
-        extra = self.extra_komi(c)
-        result = self._search.run(
-            board,
-            self.game.scoring_komi,
-            budget,
-            callback=callback,
-            callback_interval=callback_interval,
-            ownership=ownership,
-            extra_komi=extra,
-            should_stop=should_stop,
-            pv_visits=pv_visits,
-        )
-        self._dynkomi[c] = (extra, result.winrate)
-        decision = self.decide(board, result, budget, cleanup)
-        self._searched = result.seconds
+        if self._search.config.player != "search":  # a research player: one part of the engine alone
+            decision = Decision(self._search.direct_move(board), "research player", SearchResult(c, self.game.komi))
+        else:
+            budget, should_stop = self._clock_stop(c, board, self.budget(c, board))
+            extra = self.extra_komi(c)
+            result = self._search.run(
+                board,
+                self.game.scoring_komi,
+                budget,
+                callback=callback,
+                callback_interval=callback_interval,
+                ownership=ownership,
+                extra_komi=extra,
+                should_stop=should_stop,
+                pv_visits=pv_visits,
+            )
+            self._dynkomi[c] = (extra, result.winrate)
+            decision = self.decide(board, result, budget, cleanup)
+            self._searched = result.seconds
         if commit and decision.move != RESIGN:
             self.game.play(c, decision.move)
         return decision

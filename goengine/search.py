@@ -40,6 +40,7 @@ from goengine import mogo3x3, movemodel, policies, priors, rules
 from goengine.board import BLACK, PASS, ZOBRIST, Board
 from goengine.config import CHOSEN, Budget, SearchConfig
 from goengine.kernels import board as kb
+from goengine.kernels import policy as kpolicy
 from goengine.kernels import prior as kprior
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
@@ -549,6 +550,32 @@ class Search:
                 tree.reset(last)
             else:
                 tree.keep_subtree(node)
+
+    def direct_move(self, board: Board) -> int:
+        """The move of a research player (``goengine.players``) for the side to move in
+        ``board``, no search: ``model``, the move model's most probable legal move; ``playout``,
+        a move of the playout policy, drawn from the first tree's random stream (PASS when it
+        draws none, or a move positional superko forbids)."""
+        c = board.to_move
+        if self.config.player == "model":
+            policy = movemodel.shipped().policy(board, c)
+            return min(policy, key=lambda m: (-policy[m], m)) if policy else PASS
+        pts, meta = board.pts.copy(), board.meta.copy()
+        settings, params = self.kernel.settings, self.kernel.params
+        move = int(
+            kpolicy.choose_move(
+                settings[ksearch.POLICY],
+                params[ksearch.POLICY_PARAMS],
+                MOGO3X3,
+                no_replies(),
+                pts,
+                meta,
+                ZOBRIST,
+                np.int64(c),
+                self.trees[0].rng,
+            )
+        )
+        return move if move == PASS or board.is_legal(c, move) else PASS
 
     def owner_counts(self, board: Board, playouts: int, seed: int, spread: bool = False) -> np.ndarray:
         """For every padded point, how many of ``playouts`` playouts (of this search's policy)
