@@ -71,11 +71,11 @@ bench: install gnugo
 	$(BIN)/python bench/startup.py
 
 # The tactical benchmark: GNU Go's regression tests that ask for a move, 8000 playouts a move, one
-# engine a core (bench/tactics.py; about half an hour on 2 cores). Run it again to resume; the table
-# alone: .venv/bin/python bench/tactics.py --report --out results/tactics
+# engine a core (goengine-tactics, goengine/lab/tactics.py; about half an hour on 2 cores). Run it
+# again to resume; the table alone: .venv/bin/goengine-tactics --report --out results/tactics
 TACTICS_ARGS ?=
 tactics: install
-	$(BIN)/python bench/tactics.py --out results/tactics $(TACTICS_ARGS)
+	$(BIN)/goengine-tactics --out results/tactics $(TACTICS_ARGS)
 
 # The main job: a short 9x9 match against GNU Go level 10, then the result table.
 # Run it again to resume; remove results/make-match to start over.

@@ -1,8 +1,8 @@
 """What several test modules share: a search on a budget, an engine on a diagram, a search clock
 that counts batches, the lines of Python a call runs (``lines_run``), the skip of a test whose
-outside program is missing, the Node project of
-Sabaki's libraries (``sabaki_project``), and the conversions
-between goengine's boards and the naive grids of ``tests/naive.py``.
+outside program is missing, the Node project of Sabaki's libraries (``sabaki_project``), and the
+conversions between goengine's boards and the naive grids of ``tests/naive.py``, a regression suite
+of three tests (``write_suite``).
 
 A module's own fixtures stay in the module; what two or more modules need lives here (the match
 laboratory's fake engines and subprocess runs live in ``tests/match_harness.py``), so no test
@@ -229,3 +229,15 @@ def lines_run(call) -> int:
     finally:
         sys.settrace(previous)
     return count
+
+
+def write_suite(folder: Path) -> None:
+    """Three tests on a 9x9 game's opening: any move but a pass (passes), a pass (fails), and a
+    test whose file is missing (not run)."""
+    (folder / "games").mkdir(parents=True)
+    (folder / "games" / "opening.sgf").write_text("(;FF[4]GM[1]SZ[9]KM[7.5];B[ee];W[cc])")
+    (folder / "tactics.tst").write_text(
+        "loadsgf games/opening.sgf\n1 reg_genmove black\n#? [!PASS]\n\n"
+        "2 reg_genmove black\n#? [PASS]\n\n"
+        "loadsgf games/none.sgf\n3 reg_genmove black\n#? [A1]\n"
+    )

@@ -7,7 +7,7 @@ review a real game with it, headless, and the test reads what KaTrain made of th
 ``exec`` so that KaTrain's SIGTERM reaches goengine), builds a ``Game``, whose constructor asks for
 the analysis of every node (``Game.analyze_all_nodes``), waits until KaTrain holds a complete
 analysis of each, shuts the engine down KaTrain's way (``shutdown(finish=False)``) and prints a
-JSON summary. The game is GNU Go 3.7.7 against itself on 9x9 (``bench/regression/games/9x9-1.sgf``,
+JSON summary. The game is GNU Go 3.7.7 against itself on 9x9 (``data/regression/games/9x9-1.sgf``,
 White won by 11 with no komi). Its ``RU[Japanese]`` is set to ``chinese`` first, as KaTrain's "edit
 game" dialog does: KaTrain sends the rules of ``RU`` (its ``game/rules`` setting only fills in a
 missing one), and goengine counts by area only.
@@ -47,7 +47,7 @@ pytestmark = pytest.mark.slow  # KaTrain in a subprocess, a whole game analysed
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "tests" / "katrain" / "site"
 DRIVER = ROOT / "tests" / "katrain" / "drive.py"
-GAME = ROOT / "bench" / "regression" / "games" / "9x9-1.sgf"
+GAME = ROOT / "data" / "regression" / "games" / "9x9-1.sgf"
 VISITS = 200  # KaTrain's engine/max_visits: every query's maxVisits
 REQUIRED_BY = "GOENGINE_REQUIRE_KATRAIN"  # set, a missing KaTrain fails the test instead of skipping it
 VERTEX = re.compile(r"^(pass|[A-HJ]([1-9]))$")  # a 9x9 board's GTP vertices, as KaTrain's pysgf reads them

@@ -1,17 +1,16 @@
 """The tactical benchmark's reading of GNU Go's regression files (``goengine.lab.regression``):
-which commands build a position and which are tests, how an answer is judged, the families and
-the fixed held-out half; then one test run against goengine over GTP, and the command
-(``bench/tactics.py``) on a suite of two tests: it records, resumes and refuses to mix engines."""
+which commands build a position and which are tests, how an answer is judged, the families and the
+fixed held-out half; then one test run against goengine over GTP. The command that runs a suite
+is ``tests/test_lab_tactics.py``'s."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers import write_suite
 
 from goengine.lab.client import GtpClient
 from goengine.lab.regression import (
@@ -27,8 +26,7 @@ from goengine.lab.regression import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-SUITE = ROOT / "bench" / "regression"
-SCRIPT = ROOT / "bench" / "tactics.py"
+SUITE = ROOT / "data" / "regression"
 
 TST = """\
 # a comment
@@ -102,7 +100,7 @@ def test_an_answer_passes_when_the_pattern_matches_it_whole_or_with_a_bang_does_
 
 def test_the_families_come_from_the_file_names_or_the_maintainers_tag_of_a_fight():
     assert family_of("semeai.tst") == "capturing races"
-    assert family_of("bench/regression/seki.tst") == "seki"
+    assert family_of("data/regression/seki.tst") == "seki"
     assert family_of("goengine-life-and-death.tst") == "life and death"
     assert family_of("nngs3.tst") == WHOLE_BOARD
     assert family_of("nngs3.tst", "OWL_TUNING") == "life and death"
@@ -145,7 +143,7 @@ def test_the_shipped_suite_has_every_move_test_of_gnugo_and_the_files_they_load(
     assert len(gnugo) == 2195
     assert len({t.file for t in gnugo}) == 64
     assert skipped["restricted_genmove"] == 343
-    # our own positions (goengine-FAMILY.tst, bench/regression/README.md), by family
+    # our own positions (goengine-FAMILY.tst, data/regression/README.md), by family
     ours = Counter(t.family for t in tests if t.file.startswith("goengine-"))
     assert ours == {"ko": 7, "capturing races": 8, "connection": 7, "life and death": 9}
     assert len({t.file for t in tests if t.file.startswith("goengine-")}) == 4
@@ -173,18 +171,6 @@ def test_each_of_our_own_tests_names_the_source_of_its_position_above_it():
 
 def engine() -> GtpClient:
     return GtpClient([sys.executable, "-m", "goengine", "--quiet", "--threads", "1", "--playouts", "300"], timeout=120)
-
-
-def write_suite(folder: Path) -> None:
-    """Three tests on a 9x9 game's opening: any move but a pass (passes), a pass (fails), and a
-    test whose file is missing (not run)."""
-    (folder / "games").mkdir(parents=True)
-    (folder / "games" / "opening.sgf").write_text("(;FF[4]GM[1]SZ[9]KM[7.5];B[ee];W[cc])")
-    (folder / "tactics.tst").write_text(
-        "loadsgf games/opening.sgf\n1 reg_genmove black\n#? [!PASS]\n\n"
-        "2 reg_genmove black\n#? [PASS]\n\n"
-        "loadsgf games/none.sgf\n3 reg_genmove black\n#? [A1]\n"
-    )
 
 
 def test_a_test_run_builds_the_position_and_judges_the_move(tmp_path):
@@ -222,21 +208,3 @@ def test_a_seeded_test_gets_its_own_seed_whatever_ran_before_it(tmp_path):
     assert alone["answer"] == again["answer"]
     assert f"random_seed {seed_of(first.name)}" in page
     assert seed_of(first.name) != seed_of(second.name) and 0 <= seed_of(first.name) < 2**31
-
-
-@pytest.mark.slow
-def test_the_command_records_resumes_reports_and_refuses_another_engine(tmp_path):
-    write_suite(tmp_path / "suite")
-    out = tmp_path / "out"
-    base = [sys.executable, str(SCRIPT), "--suite", str(tmp_path / "suite"), "--out", str(out), "--jobs", "1"]
-    first = subprocess.run([*base, "--playouts", "300"], capture_output=True, text=True, timeout=300)
-    assert first.returncode == 0, first.stderr
-    records = [json.loads(line) for line in (out / "tests.jsonl").read_text().splitlines()]
-    assert {r["test"] for r in records} == {"tactics.tst:1", "tactics.tst:2", "tactics.tst:3"}
-    assert all("--playouts 300 --resign-threshold 0" in r["engine"] and r["version"].startswith("0.") for r in records)
-    again = subprocess.run([*base, "--playouts", "300"], capture_output=True, text=True, timeout=300)
-    assert "3 tests already" in again.stdout and "playing 0" in again.stdout
-    assert len((out / "tests.jsonl").read_text().splitlines()) == 3
-    assert "1/2 (50.0 %)" in again.stdout and "not run (the position could not be built): loadsgf 1" in again.stdout
-    other = subprocess.run([*base, "--playouts", "400"], capture_output=True, text=True, timeout=300)
-    assert other.returncode == 2 and "another engine command" in other.stderr

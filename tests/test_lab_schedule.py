@@ -1,11 +1,11 @@
-"""Which games a match still has to play, and how they run (``goengine.lab.schedule``).
-
-In process: ``pending`` interleaves the configurations by game index, alternates colours, gives
-each game its seed, skips finished games and games void twice and numbers the attempt; a
-``Player`` finds a program that cannot run; ``Runner`` asks ``wanted`` just before each game and
-starts none after ``stop``. Through ``scripts/match.py`` between the fake engines of
-``tests/match_harness.py``: a void game is replayed once and no more, and a run stopped with
-games still running keeps every game played through.
+"""Which games a match still has to play, and how they run (``goengine.lab.schedule``). In process:
+``pending`` interleaves the configurations by game index, alternates colours, gives each game its
+seed, skips finished games and games void twice and numbers the attempt; a ``Player`` finds a
+program that cannot run; ``play_games`` on the job runner asks ``wanted`` just before each game and
+starts none after ``stop``, and makes a referee's own failure a void game. Through
+``scripts/match.py`` between the fake engines of ``tests/match_harness.py``: a void game is
+replayed once and no more, and a run stopped with games still running keeps every game played
+through.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from match_harness import (
     table_rows,
 )
 
+from goengine.jobs import Runner
 from goengine.lab import schedule
-from goengine.lab.schedule import Pairing, Player, Runner, pending
+from goengine.lab.schedule import Pairing, Player, pending, play_games
 
 ENGINE = Player("engine", "goengine --quiet", seeded=True)
 OPPONENT = Player("opp", "gnugo --mode gtp")
@@ -94,12 +95,30 @@ def test_runner_asks_wanted_before_each_game_and_starts_none_after_stop(played):
         return spec.config == "a"  # b has decided
 
     got = []
-    for spec, record in runner.run(specs, wanted):
+    for spec, record in play_games(runner, specs, wanted):
         got.append(record["index"])
         if spec.index == 1:
             runner.stop()
     assert played == ["a#0", "a#1"] and got == [0, 1]
     assert asked == ["a#0", "b#0", "a#1"]  # asked just before each start, none after the stop
+
+
+def test_a_referee_that_fails_gives_a_void_record_and_the_others_play(monkeypatch):
+    """``play_game`` records an engine's failures itself; should the referee itself raise, the
+    match keeps going: that game is a void record naming the error (before, the run ended)."""
+
+    def play_game(spec):
+        if spec.index == 1:
+            raise RuntimeError("a bug in the referee")
+        return {"config": spec.config, "index": spec.index, "void": None}
+
+    monkeypatch.setattr(schedule, "play_game", play_game)
+    specs = pending(PAIRINGS, [], 2, 1)
+    records = [record for _, record in play_games(Runner(1), specs)]
+    voids = [r for r in records if r["void"]]
+    assert len(records) == len(specs) and len(voids) == 2  # game 1 of each configuration
+    assert voids[0]["void"] == "the referee failed: RuntimeError: a bug in the referee"
+    assert voids[0]["result"] == "Void" and voids[0]["engine_won"] is None and voids[0]["moves"] == []
 
 
 def test_engine_crash_mid_game_is_void_then_replayed_once(tmp_path, fake):

@@ -75,20 +75,20 @@ def test_a_knob_that_does_not_parse_is_refused(text):
 
 
 class FakeRunner:
-    """Plays no game: goengine wins when its ``--prior-param even`` is above 20 (so the tuner
-    should raise it), and each game's record is the referee's shape."""
+    """A job runner that plays no game: goengine wins when its ``--prior-param even`` is above 20
+    (so the tuner should raise it), and each game's record has the referee's shape."""
 
     def __init__(self, stop_after: int | None = None):
         self.played = 0
         self.stop_after = stop_after
 
-    def run(self, specs):
-        for spec in specs:
+    def run(self, function, tasks, wanted=lambda key: True):
+        for key, spec in tasks:
             if self.stop_after is not None and self.played >= self.stop_after:
                 return
             self.played += 1
             even = float(re.search(r"even=([0-9.]+)", spec.engine).group(1))
-            yield spec, {"config": spec.config, "index": spec.index, "engine_won": even > 20, "void": None}
+            yield key, {"config": spec.config, "index": spec.index, "engine_won": even > 20, "void": None}
 
 
 def test_the_tuner_records_every_game_and_iteration_and_resumes(tmp_path):

@@ -56,7 +56,7 @@ def test_the_sdist_holds_the_tests_with_their_helpers_and_data_and_they_run(buil
         archive.extractall(tmp_path, filter="data")
         names = {Path(*Path(m.name).parts[1:]).as_posix() for m in archive.getmembers()}
     for needed in ("build_support/backend.py", "tests/helpers.py", "tests/conftest.py", "tests/naive.py",
-                   "tests/data/filllib10.sgf", "bench/regression", "MANIFEST.in", "goengine/BUILD_COMMIT"):  # fmt: skip
+                   "tests/data/filllib10.sgf", "data/regression", "MANIFEST.in", "goengine/BUILD_COMMIT"):  # fmt: skip
         assert needed in names, needed
     assert any(n.startswith("results/") and n.endswith("games.jsonl") for n in names)
     assert not any("node_modules" in n or "__pycache__" in n for n in names)

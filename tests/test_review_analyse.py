@@ -11,7 +11,8 @@ from goengine import coords
 from goengine.board import BLACK, PASS, WHITE, Board
 from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.engine import MoveStats, SearchResult
-from goengine.review.analyse import Analysis, Runner, analyse
+from goengine.jobs import Runner
+from goengine.review.analyse import Analysis, analyse, analysed
 from goengine.review.game import Position
 
 CONFIG = EngineConfig(search=SearchConfig(threads=1, seed=3))
@@ -82,7 +83,7 @@ def test_the_moves_of_a_position_are_replayed_before_its_search():
 def test_the_runner_answers_every_key_once_and_a_failed_position_with_its_exception():
     broken = Position(9, 7.5, (), ((BLACK, at("E5")), (WHITE, at("E5"))), BLACK, BLACK)  # E5 twice
     tasks = [("a", position_of(CAPTURE)), ("b", broken), ("c", Position(9, 7.5, (), (), BLACK, BLACK))]
-    answers = dict(Runner(CONFIG, Budget(playouts=50)).run(tasks))
+    answers = dict(analysed(Runner(1), tasks, CONFIG, Budget(playouts=50)))
     assert sorted(answers) == ["a", "b", "c"]
     assert isinstance(answers["a"], Analysis) and isinstance(answers["c"], Analysis)
     assert isinstance(answers["b"], ValueError) and "occupied" in str(answers["b"])
@@ -91,6 +92,6 @@ def test_the_runner_answers_every_key_once_and_a_failed_position_with_its_except
 def test_a_process_pool_gives_the_figures_this_process_gives():
     positions = [position_of(CAPTURE), Position(9, 7.5, (), ((BLACK, at("E5")),), WHITE, BLACK)]
     tasks = list(enumerate(positions))
-    here = dict(Runner(CONFIG, BUDGET).run(tasks))
-    pooled = dict(Runner(CONFIG, BUDGET, jobs=2).run(tasks))
+    here = dict(analysed(Runner(1), tasks, CONFIG, BUDGET))
+    pooled = dict(analysed(Runner(2), tasks, CONFIG, BUDGET))
     assert pooled == here

@@ -371,7 +371,7 @@ def test_the_kernels_are_loaded_before_the_first_search_and_a_compile_is_said(tm
     order = []
     monkeypatch.setattr(command, "warm_up", lambda log: (order.append("warm"), log("goengine: compiling (test)")))
     real = analyse_module.analyse
-    monkeypatch.setattr(analyse_module, "analyse", lambda *a: (order.append("search"), real(*a))[1])
+    monkeypatch.setattr(analyse_module, "analyse", lambda *a, **k: (order.append("search"), real(*a, **k))[1])
     status, _, err = run([tmp_path / "g.sgf"], ReviewSettings(**{**vars(SETTINGS), "plot": False}))
     assert status == 0 and order[0] == "warm" and order.count("warm") == 1 and "search" in order
     assert err.startswith("goengine: compiling (test)\n")

@@ -68,13 +68,14 @@ from pathlib import Path
 
 from goengine import coords, version
 from goengine.coords import BOARD_SIZES
+from goengine.jobs import Runner
 from goengine.lab import MissingExtra, gamefiles, needs, report
 from goengine.lab.client import GtpClient, GtpClientError
 from goengine.lab.ratings import Result, minimizer, rate
 from goengine.lab.records import CorruptRecords, append_record, load_records, read_records, remove_torn_line
 from goengine.lab.referee import GNUGO
 from goengine.lab.referee_clock import TimeControl
-from goengine.lab.schedule import ENGINE_COLORS, Pairing, Player, Runner, pending
+from goengine.lab.schedule import ENGINE_COLORS, Pairing, Player, pending, play_games
 from goengine.lab.sprt import CONTINUE, Sprt
 from goengine.lab.stats import engine_version, score, summarize
 from goengine.ruleset import HANDICAP_BONUSES
@@ -719,7 +720,7 @@ def run(args: argparse.Namespace, out: Path) -> int:
     if specs and not args.cluster:  # goengine's configurations (the opponents are other programs)
         configs = {p.name: p for pairing in pairings for p in (pairing.engine, pairing.opponent) if p.seeded}
         warm_up(list(configs.values()), startup_timeout)
-    runner = Runner(jobs, args.cluster)
+    runner = Runner(jobs, args.cluster, in_flight=1)  # a game a slot: the SPRT's verdict stops the next
     kept = len(records)
     stop = play(runner, specs, records, folders, args, verdict, specs_to_play)
     show(all_records(out), out, args)
@@ -762,7 +763,7 @@ def play(runner: Runner, specs, records: list[dict], folders, args, verdict, spe
     try:
         while specs and stop is None:
             retry = False
-            for spec, record in runner.run(specs, wanted=lambda s: verdict(s.config) == CONTINUE):
+            for spec, record in play_games(runner, specs, wanted=lambda s: verdict(s.config) == CONTINUE):
                 try:
                     append_record(folders[spec.config] / "games.jsonl", record)
                 except OSError as err:  # a full disk: say so, keep the record in the log

@@ -287,6 +287,34 @@ def play_game(spec: GameSpec) -> dict:
     return record
 
 
+def void_record(spec: GameSpec, reason: str) -> dict:
+    """The record of a game of ``spec`` that could not be played at all: void, for ``reason``."""
+    return {
+        "config": spec.config,
+        "index": spec.index,
+        "attempt": spec.attempt,
+        "engine_black": spec.engine_black,
+        "black_command": spec.engine if spec.engine_black else spec.opponent,
+        "white_command": spec.opponent if spec.engine_black else spec.engine,
+        "size": spec.size,
+        "komi": spec.komi,
+        "handicap": spec.handicap,
+        "white_handicap_bonus": spec.white_handicap_bonus,
+        "time": spec.time_control.describe() if spec.time_control else None,
+        "time_left": spec.time_left if spec.time_control else None,
+        **dict(spec.meta),
+        "moves": [],
+        "n_moves": 0,
+        "black": asdict(Side()),
+        "white": asdict(Side()),
+        "void": reason,
+        "reason": reason,
+        "winner": None,
+        "engine_won": None,
+        "result": "Void",
+    }
+
+
 def _result_text(record: dict) -> str:
     if record["void"]:
         return "Void"

@@ -1,26 +1,24 @@
 """Which games a match still has to play, and where they run: one at a time, a local process
-pool, or a Dask cluster.
+pool, or a Dask cluster (the one job runner, ``goengine.jobs``).
 
 Reading guide: ``Player`` is an engine command line with a name; ``pending`` turns pairings and the
-records already kept into ``GameSpec``s; ``Runner.run`` plays specs and yields each record as its
-game ends. Before it starts a game it asks ``wanted(spec)``, so a sequential test that has
-decided stops its configuration: the games already running finish and are kept, none is started
-after the verdict.
+records already kept into ``GameSpec``s; ``play_games`` plays specs on a ``jobs.Runner`` and yields
+each record as its game ends. Before it starts a game it asks ``wanted(spec)``, so a sequential
+test that has decided stops its configuration: the games already running finish and are kept,
+none is started after the verdict.
 """
 
 from __future__ import annotations
 
 import shlex
 import shutil
-import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
-from goengine.lab import needs
+from goengine.jobs import Runner
 from goengine.lab.records import finished_keys, void_counts
-from goengine.lab.referee import GameSpec, play_game
+from goengine.lab.referee import GameSpec, play_game, void_record
 
 ENGINE_COLORS = ("alternate", "black", "white")
 
@@ -101,65 +99,17 @@ def pending(
     return sorted(specs, key=lambda spec: spec.index)  # stable: configurations in order within an index
 
 
-class Runner:
-    """Runs specs locally (one at a time, or a process pool of ``jobs``) or on the Dask scheduler
-    ``cluster``, and yields ``(spec, record)`` as games end.
-
-    At most ``jobs`` games run at once (on a cluster: ``jobs``, or else the cluster's threads), so
-    ``wanted`` is asked about each game just before it starts. ``stop()`` starts no further game;
-    the games already running are still played to the end and yielded, so none is lost."""
-
-    def __init__(self, jobs: int, cluster: str | None = None):
-        self.jobs = jobs
-        self.cluster = cluster
-        self.stopping = False
-
-    def stop(self) -> None:
-        self.stopping = True
-
-    def run(self, specs: list[GameSpec], wanted: Callable[[GameSpec], bool] = lambda spec: True) -> Iterator:
-        queue = list(specs)
-
-        def next_spec() -> GameSpec | None:
-            while queue and not self.stopping:
-                spec = queue.pop(0)
-                if wanted(spec):
-                    return spec
-            return None
-
-        if self.cluster:
-            yield from self._dask(next_spec)
-        elif self.jobs <= 1:
-            while (spec := next_spec()) is not None:
-                yield spec, play_game(spec)
-        else:
-            yield from self._local(next_spec)
-
-    def _local(self, next_spec) -> Iterator:
-        with ProcessPoolExecutor(max_workers=self.jobs) as pool:
-            running = {}
-            while True:
-                while len(running) < self.jobs and (spec := next_spec()) is not None:
-                    running[pool.submit(play_game, spec)] = spec
-                if not running:
-                    return
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield running.pop(future), future.result()
-
-    def _dask(self, next_spec) -> Iterator:
-        distributed = needs("dask.distributed", "--cluster")
-        with distributed.Client(self.cluster) as client:
-            slots = self.jobs or max(1, sum(client.nthreads().values()))
-            running = {}
-            completed = distributed.as_completed()
-            while True:
-                while len(running) < slots and (spec := next_spec()) is not None:
-                    key = f"game-{spec.config}#{spec.index}-{spec.attempt}-{time.time_ns()}"
-                    future = client.submit(play_game, spec, pure=False, key=key)
-                    running[future] = spec
-                    completed.add(future)
-                if not running:
-                    return
-                future = next(completed)
-                yield running.pop(future), future.result()
+def play_games(
+    runner: Runner, specs: list[GameSpec], wanted: Callable[[GameSpec], bool] = lambda spec: True
+) -> Iterator[tuple[GameSpec, dict]]:
+    """``(spec, record)`` for each of ``specs`` as its game ends, played by ``runner`` (the one job
+    runner, ``goengine.jobs``: here, a process pool or a Dask cluster), which asks ``wanted(spec)``
+    just before it starts each game and starts none after its ``stop()``. A game whose referee
+    itself failed (it never should: ``play_game`` records an engine's failures as a void game) is
+    a void record that names the error, so the match goes on and keeps every other game."""
+    tasks = list(specs)
+    for k, outcome in runner.run(play_game, enumerate(tasks), wanted=lambda k: wanted(tasks[k])):
+        spec = tasks[k]
+        if isinstance(outcome, BaseException):
+            outcome = void_record(spec, f"the referee failed: {type(outcome).__name__}: {outcome}")
+        yield spec, outcome

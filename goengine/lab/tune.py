@@ -13,13 +13,14 @@ ranges). At iteration k (from 0):
              ``games`` games each (the same colours and seeds for both, so their luck is shared)
     theta = clip(theta + a_k (r+ - r-) / (2 c_k) delta)
 
-so the win rate against the opponent climbs. ``A`` is a tenth of the planned iterations, as
-Spall advises. Each game is a ``referee.GameSpec`` played where the match laboratory plays games
-(``schedule.Runner``: here, a process pool or a Dask cluster), recorded in ``OUT/games.jsonl``
-(``records``); each iteration's figures are appended to ``OUT/spsa.jsonl``. The same command
-resumes: an iteration whose games are all recorded is not played again, and theta is what the
-recorded iterations made it. The iterations' thetas are the result; their mean over the last half
-is the estimate to confirm with a match (the iterates wander at the scale of a_k).
+so the win rate against the opponent climbs. ``A`` is a tenth of the planned iterations, as Spall
+advises. Each game is a ``referee.GameSpec`` played where the match laboratory plays games
+(``schedule.play_games`` on the one job runner, ``goengine.jobs``: here, a pool or a cluster),
+recorded in ``OUT/games.jsonl`` (``records``); each iteration's figures are appended to
+``OUT/spsa.jsonl``. The same command resumes: an iteration whose games are all recorded is not
+played again, and theta is what the recorded iterations made it. The iterations' thetas are the
+result; their mean over the last half is the estimate to confirm with a match (the iterates wander
+at the scale of a_k).
 
 Reading guide: ``Knob`` (a parameter and its goengine option), ``gains``, ``perturbed``, ``step``
 (the formulas above, pure), ``Tuner`` (the games and the files).
@@ -37,9 +38,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from goengine.jobs import Runner
 from goengine.lab.records import append_record, load_records
 from goengine.lab.referee import GameSpec
-from goengine.lab.schedule import Runner
+from goengine.lab.schedule import play_games
 
 ALPHA = 0.602  # Spall 1998's exponents of the gain sequences
 GAMMA = 0.101
@@ -192,7 +194,7 @@ class Tuner:
             recorded = load_records(games_path) if games_path.exists() else []
             have = {(r["config"], r["index"]): r for r in recorded if not r.get("void")}
             specs = [s for s in self.specs(k, plus, minus) if (s.config, s.index) not in have]
-            for _, record in runner.run(specs):
+            for _, record in play_games(runner, specs):
                 append_record(games_path, record)
                 if not record.get("void"):
                     have[(record["config"], record["index"])] = record
@@ -283,7 +285,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Tuner
 def main(argv: list[str] | None = None) -> int:
     args, tuner = parse_args(argv)
     if not args.report:
-        tuner.run(Runner(args.jobs, args.cluster), log=lambda text: print(text, file=sys.stderr, flush=True))
+        runner = Runner(args.jobs, args.cluster, in_flight=1)
+        tuner.run(runner, log=lambda text: print(text, file=sys.stderr, flush=True))
     done = tuner.history()
     for r in done:
         values = ", ".join(f"{k} {v:.4g}" for k, v in r["values"].items())

@@ -6,26 +6,27 @@ another process or machine. Each position gets an ``Engine`` of its own, seeded 
 search thread its figures are the same wherever and after whatever it ran, here, in a pool or on
 a cluster.
 
-``Runner.run`` takes ``(key, position)`` pairs and yields ``(key, Analysis or the exception
-that stopped it)`` as searches end, in any order: positions, not games, are the unit of work,
-so one long game spreads over every core. It keeps a few positions a worker in flight, not the
-whole queue, so a folder of a thousand games is not held in the pool's queue at once.
+``analysed`` takes ``(key, position)`` pairs and yields ``(key, Analysis or the exception that
+stopped it)`` as searches end, in any order, on the one job runner (``goengine.jobs``):
+positions, not games, are the unit of work, so one long game spreads over every core. The
+runner keeps a few positions a worker in flight, not the whole queue, so a folder of a
+thousand games is not held in the pool's queue at once.
 """
 
 from __future__ import annotations
 
-import time
+import functools
 from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from goengine.board import BLACK, PASS
 from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine, SearchResult
+from goengine.jobs import Runner
 from goengine.review.game import Position
 from goengine.sgf import SgfPosition
 
-IN_FLIGHT = 3  # positions sent to each worker ahead of its results: enough to keep it busy
+IN_FLIGHT = 3  # positions sent to each worker ahead of its results (``jobs.Runner``): enough to keep it busy
 
 
 @dataclass(frozen=True)
@@ -78,78 +79,10 @@ def analyse(position: Position, config: EngineConfig, budget: Budget) -> Analysi
         engine.close()
 
 
-class Runner:
-    """Analyses positions with ``config`` on ``budget``: in this process when ``jobs`` is 1, on
-    a pool of ``jobs`` processes, or on the Dask scheduler at ``cluster`` (as many at once as
-    its workers have threads)."""
-
-    def __init__(self, config: EngineConfig, budget: Budget, jobs: int = 1, cluster: str | None = None):
-        self.config = config
-        self.budget = budget
-        self.jobs = max(1, jobs)
-        self.cluster = cluster
-
-    def run(self, tasks: Iterable[tuple[object, Position]]) -> Iterator[tuple[object, Analysis | BaseException]]:
-        """``(key, Analysis)`` for each ``(key, position)`` as its search ends (``(key,
-        exception)`` when it failed)."""
-        tasks = iter(tasks)
-        if self.cluster:
-            yield from self._dask(tasks)
-        elif self.jobs == 1:
-            for key, position in tasks:
-                try:
-                    yield key, analyse(position, self.config, self.budget)
-                except Exception as err:  # noqa: BLE001 - one position's failure is its game's, not the run's
-                    yield key, err
-        else:
-            yield from self._local(tasks)
-
-    def _local(self, tasks: Iterator) -> Iterator:
-        with ProcessPoolExecutor(max_workers=self.jobs) as pool:
-            running = {}
-            try:
-                while True:
-                    while len(running) < IN_FLIGHT * self.jobs and (task := next(tasks, None)) is not None:
-                        key, position = task
-                        running[pool.submit(analyse, position, self.config, self.budget)] = key
-                    if not running:
-                        return
-                    done, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        key = running.pop(future)
-                        error = future.exception()
-                        yield key, error if error is not None else future.result()
-            finally:
-                for future in running:
-                    future.cancel()
-
-    def _dask(self, tasks: Iterator) -> Iterator:
-        from distributed import Client, as_completed  # the command checks it is installed
-
-        with Client(self.cluster) as client:
-            slots = max(1, sum(client.nthreads().values()))
-            running = {}
-            completed = as_completed()
-            stamp = time.time_ns()
-            sent = 0
-            try:
-                while True:
-                    while len(running) < IN_FLIGHT * slots and (task := next(tasks, None)) is not None:
-                        key, position = task
-                        future = client.submit(
-                            analyse, position, self.config, self.budget, pure=False, key=f"review-{stamp}-{sent}"
-                        )
-                        sent += 1
-                        running[future] = key
-                        completed.add(future)
-                    if not running:
-                        return
-                    future = next(completed)
-                    key = running.pop(future)
-                    if future.status == "error":
-                        yield key, future.exception()
-                    else:
-                        yield key, future.result()
-            finally:
-                for future in running:
-                    future.cancel()
+def analysed(
+    runner: Runner, tasks: Iterable[tuple[object, Position]], config: EngineConfig, budget: Budget
+) -> Iterator[tuple[object, Analysis | BaseException]]:
+    """``(key, Analysis)`` for each ``(key, position)`` as its search ends (``(key, exception)``
+    when it failed), each position searched by ``analyse`` on the one job runner
+    (``goengine.jobs``: here, a process pool or a Dask cluster)."""
+    return runner.run(functools.partial(analyse, config=config, budget=budget), tasks)

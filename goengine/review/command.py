@@ -1,9 +1,10 @@
 """``goengine review``: every game given reviewed, its positions analysed wherever the work goes.
 
 ``review(paths, settings)`` reads every file first (``game.read``; a file that cannot be read or
-replayed is named on stderr with its reason, and the others are reviewed), queues the positions
-of every game, game after game, on a ``Runner`` (``analyse``: here, a process pool or a Dask
-cluster), and as the last position of a game comes back writes that game's outputs beside it:
+replayed is named on stderr with its reason, and the others are reviewed), queues the positions of
+every game, game after game, on the one job runner (``analyse.analysed``, ``goengine.jobs``: here,
+a process pool or a Dask cluster), and as the last position of a game comes back writes that game's
+outputs beside it:
 
 - ``GAME-review.sgf`` (``annotate``), the game with the review's figures and lines;
 - ``GAME-review.png`` (``plot``), unless ``settings.plot`` is off;
@@ -32,8 +33,9 @@ from goengine import sgf
 from goengine.board import BLACK, WHITE
 from goengine.config import Budget, EngineConfig
 from goengine.engine import warm_up
+from goengine.jobs import Runner
 from goengine.review import annotate, moves, plot
-from goengine.review.analyse import Analysis, Runner
+from goengine.review.analyse import IN_FLIGHT, Analysis, analysed
 from goengine.review.game import BadGame, ReviewGame, read
 
 DEFAULT_VISITS = 2000  # playouts a position when neither --visits, --playouts nor --seconds is given
@@ -200,10 +202,10 @@ def review(
     broken: dict[int, str] = {}
     # a game's positions are made when the runner comes to them, not all at once
     tasks = (((g, k), position) for g, game in enumerate(games) for k, position in enumerate(game.positions()))
-    runner = Runner(settings.config, settings.budget, settings.jobs, settings.cluster)
+    runner = Runner(settings.jobs, settings.cluster, in_flight=IN_FLIGHT)
     progress = _Progress(count, len(games), out, err, settings.progress)
     try:
-        for (g, k), analysis in runner.run(tasks):
+        for (g, k), analysis in analysed(runner, tasks, settings.config, settings.budget):
             progress.position()
             if isinstance(analysis, BaseException):
                 broken.setdefault(g, f"{type(analysis).__name__}: {analysis}")

@@ -1,28 +1,30 @@
 """The tactical benchmark: GNU Go 3.8's regression tests that ask for a move, played against goengine
 (or any GTP engine) at a fixed budget, with the passes by family and in two fixed halves.
 
-    python bench/tactics.py --out results/tactics-default-8000             # the whole suite (resumes)
-    python bench/tactics.py --half tune --family "capturing races" --out results/tactics-try
-    python bench/tactics.py --report --out results/tactics-default-8000    # its table, no play
-    python bench/tactics.py --report --out results/tactics-new --compare results/tactics-default-8000
-    python bench/tactics.py --engine "/usr/games/gnugo --mode gtp --level 10" --out results/tactics-gnugo
+    goengine-tactics --out results/tactics-default-8000                 # the whole suite (resumes)
+    goengine-tactics --half tune --family "capturing races" --out results/tactics-try
+    goengine-tactics --report --out results/tactics-default-8000        # its table, no play
+    goengine-tactics --report --out results/tactics-new --compare results/tactics-default-8000
+    goengine-tactics --engine "/usr/games/gnugo --mode gtp --level 10" --out results/tactics-gnugo
 
-The tests are ``bench/regression/*.tst`` (``bench/regression/README.md``: where they come from and
-what was kept; ``goengine.lab.regression``: how a file is read and a test judged). Each test's
-position is built from scratch (``loadsgf``, moves), then ``reg_genmove COLOR`` is asked once. The
-held-out half (``goengine.lab.regression.held_out``, fixed by a hash of the test's name) is for
-measuring only: tune on ``--half tune``, and report both. Tests asking GNU Go's own commands
+A laboratory command beside ``goengine-match`` (``python -m goengine.lab.tactics`` from a
+checkout). The tests are ``data/regression/*.tst`` (``data/regression/README.md``: where they come
+from and what was kept; ``goengine.lab.regression``: how a file is read and a test judged). Each
+test's position is built from scratch (``loadsgf``, moves), then ``reg_genmove COLOR`` is asked
+once. The held-out half (``goengine.lab.regression.held_out``, fixed by a hash of the test's name)
+is for measuring only: tune on ``--half tune``, and report both. Tests asking GNU Go's own commands
 (``owl_attack``, ``restricted_genmove``, ...) are counted as skipped, by command; a test whose
-position the engine could not build (a board size it lacks, a missing file) is counted as not
-run, with the reason; neither is a failure.
+position the engine could not build (a board size it lacks, a missing file) is counted as not run,
+with the reason; neither is a failure.
 
-Every finished test is appended to ``OUT/tests.jsonl`` at once (the engine's command and version
-in each record), so the same command resumes a stopped run and plays only what is missing; a
-folder never mixes two engine commands. ``--jobs`` engine processes run at once (default: the
-cores). The default engine is this Python's goengine with one search thread at ``--playouts
-8000`` and ``--resign-threshold 0`` (a test asks for a move: in a lost position a resignation
-would hide it). An engine that knows ``goengine-set`` gets each test's own seed before it, so a
-test's answer does not depend on which tests the process ran before it.
+Every finished test is appended to ``OUT/tests.jsonl`` at once (the engine's command and version in
+each record), so the same command resumes a stopped run and plays only what is missing; a folder
+never mixes two engine commands. ``--jobs`` engine processes run at once (default: the cores), on
+the one job runner (``goengine.jobs``), each worker keeping its engine from test to test. The
+default engine is this Python's goengine with one search thread at ``--playouts 8000`` and
+``--resign-threshold 0`` (a test asks for a move: in a lost position a resignation would hide it).
+An engine that knows ``goengine-set`` gets each test's own seed before it, so a test's answer does
+not depend on which tests the process ran before it.
 """
 
 from __future__ import annotations
@@ -30,18 +32,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import queue
 import shlex
 import sys
-import threading
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from goengine.lab.client import GtpClient, GtpClientError
+from goengine.jobs import Runner
+from goengine.lab.client import GtpClient
 from goengine.lab.records import append_record, load_records
 from goengine.lab.regression import RegressionTest, load_suite, run_test
 
-SUITE = Path(__file__).resolve().parent / "regression"
+SUITE = Path(__file__).resolve().parents[2] / "data" / "regression"  # in a checkout or the sdist
 DEFAULT_PLAYOUTS = 8000
 TOTAL = "all"
 
@@ -55,7 +56,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--engine", default=None, help="the engine's command line (default: this Python's goengine)")
     p.add_argument("--config", default="", help="arguments added to the goengine command (e.g. '--rule kl-ucb')")
     p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, help="goengine's playouts a move (8000)")
-    p.add_argument("--suite", type=Path, default=SUITE, help="the folder of .tst files (bench/regression)")
+    p.add_argument("--suite", type=Path, default=SUITE, help="the folder of .tst files (data/regression)")
     p.add_argument("--half", choices=("tune", "held-out", "all"), default="all", help="which tests to play")
     p.add_argument("--family", action="append", default=[], help="only this family (repeatable)")
     p.add_argument("--limit", type=int, default=None, help="play at most this many of the tests chosen")
@@ -101,59 +102,65 @@ def chosen(tests: list[RegressionTest], args: argparse.Namespace) -> list[Regres
 
 # ---- playing
 
+# this process's engine for each command line: a worker of the job runner keeps its engine from
+# test to test (``run_one``), as a player would keep GNU Go open for a whole regression file
+_ENGINES: dict[tuple[str, ...], tuple[GtpClient, str, bool]] = {}
+
+
+def _engine(command: tuple[str, ...], timeout: float) -> tuple[GtpClient, str, bool]:
+    """This process's engine for ``command``: its client, its version and whether it knows
+    ``goengine-set`` (so a test's seed can be set), started on first use."""
+    if command not in _ENGINES:
+        client = GtpClient(list(command), timeout=timeout)
+        _ENGINES[command] = (client, client.send("version"), client.send("known_command goengine-set") == "true")
+    return _ENGINES[command]
+
+
+def close_engines() -> None:
+    """Close this process's engines (a run in this process calls it at its end)."""
+    for client, _, _ in _ENGINES.values():
+        client.close()
+    _ENGINES.clear()
+
+
+def run_one(task: tuple[RegressionTest, tuple[str, ...], Path, float]) -> dict:
+    """One test on this process's engine for the command (``_engine``): its record, with the
+    engine's command line and version. An engine that dies or hangs is started again and the test
+    tried once more; an engine that cannot start at all raises (the runner yields that error)."""
+    test, command, suite, timeout = task
+    for attempt in (1, 2):
+        client, version, seeded = _engine(command, timeout)
+        record = run_test(client, test, suite, timeout=timeout, seeded=seeded)
+        if not record.pop("engine_failed", False) or attempt == 2:
+            break
+        client.close()
+        _ENGINES.pop(command, None)
+    record.update(engine=shlex.join(command), version=version)
+    return record
+
 
 def play(tests: list[RegressionTest], command: list[str], args: argparse.Namespace, path: Path) -> int:
-    """Run ``tests`` on ``--jobs`` engine processes, appending each record as it finishes. An
-    engine that dies or hangs is started again and the test tried once more. Returns the number
-    of tests recorded."""
-    todo: queue.Queue[RegressionTest] = queue.Queue()
-    for test in tests:
-        todo.put(test)
-    lock = threading.Lock()
-    done = [0]
-    failures: list[str] = []
-
-    def worker() -> None:
-        client = None
-        version = ""
-        seeded = False
-        while True:
-            try:
-                test = todo.get_nowait()
-            except queue.Empty:
-                break
-            for attempt in (1, 2):
-                if client is None:
-                    try:
-                        client = GtpClient(command, timeout=args.timeout)
-                        version = client.send("version")
-                        seeded = client.send("known_command goengine-set") == "true"
-                    except GtpClientError as error:
-                        with lock:
-                            failures.append(f"cannot start {shlex.join(command)}: {error}")
-                        return
-                record = run_test(client, test, args.suite, timeout=args.timeout, seeded=seeded)
-                if not record.pop("engine_failed", False) or attempt == 2:
-                    break
-                client.close()
-                client = None
-            record.update(engine=shlex.join(command), version=version)
-            with lock:
-                append_record(path, record)
-                done[0] += 1
-                mark = "error" if "error" in record else ("pass" if record["passed"] else "fail")
-                print(f"{test.name} [{test.family}]: {record.get('answer', '-')} {mark}", flush=True)
-        if client is not None:
-            client.close()
-
-    threads = [threading.Thread(target=worker) for _ in range(max(1, args.jobs or os.cpu_count() or 1))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    for failure in failures:
-        print(failure, file=sys.stderr)
-    return done[0]
+    """Run ``tests`` on ``--jobs`` engines at once (the one job runner, ``goengine.jobs``: each
+    worker process keeps its engine), appending each record as it finishes. Returns the number of
+    tests recorded."""
+    runner = Runner(max(1, args.jobs or os.cpu_count() or 1), in_flight=1)
+    tasks = ((test.name, (test, tuple(command), args.suite, args.timeout)) for test in tests)
+    done = 0
+    failures = Counter()
+    try:
+        for name, record in runner.run(run_one, tasks):
+            if isinstance(record, BaseException):
+                failures[f"cannot run {shlex.join(command)}: {record}"] += 1
+                continue
+            append_record(path, record)
+            done += 1
+            mark = "error" if "error" in record else ("pass" if record["passed"] else "fail")
+            print(f"{name} [{record['family']}]: {record.get('answer', '-')} {mark}", flush=True)
+    finally:
+        close_engines()
+    for failure, count in failures.items():
+        print(f"{failure} ({count} tests)", file=sys.stderr)
+    return done
 
 
 # ---- the tables

@@ -1,0 +1,52 @@
+"""The tactical benchmark's command (``goengine-tactics``, ``goengine.lab.tactics``) on a suite of
+three tests: it records, resumes, reports and refuses to mix engines, in this process or on a
+pool of two workers (the one job runner), each keeping its engine from test to test."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from helpers import write_suite
+
+from goengine.lab import tactics
+from goengine.lab.regression import load_suite
+
+
+def command(tmp_path, *args: str) -> subprocess.CompletedProcess:
+    base = [sys.executable, "-m", "goengine.lab.tactics", "--suite", str(tmp_path / "suite"), "--out"]
+    return subprocess.run([*base, str(tmp_path / "out"), *args], capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_command_records_resumes_reports_and_refuses_another_engine(tmp_path, jobs):
+    write_suite(tmp_path / "suite")
+    first = command(tmp_path, "--playouts", "300", "--jobs", jobs)
+    assert first.returncode == 0, first.stderr
+    records = [json.loads(line) for line in (tmp_path / "out" / "tests.jsonl").read_text().splitlines()]
+    assert {r["test"] for r in records} == {"tactics.tst:1", "tactics.tst:2", "tactics.tst:3"}
+    assert all("--playouts 300 --resign-threshold 0" in r["engine"] and r["version"].startswith("0.") for r in records)
+    again = command(tmp_path, "--playouts", "300", "--jobs", jobs)
+    assert "3 tests already" in again.stdout and "playing 0" in again.stdout
+    assert len((tmp_path / "out" / "tests.jsonl").read_text().splitlines()) == 3
+    assert "1/2 (50.0 %)" in again.stdout and "not run (the position could not be built): loadsgf 1" in again.stdout
+    other = command(tmp_path, "--playouts", "400", "--jobs", jobs)
+    assert other.returncode == 2 and "another engine command" in other.stderr
+
+
+def test_a_worker_keeps_its_engine_from_test_to_test_and_closes_it_at_the_end(tmp_path):
+    write_suite(tmp_path)
+    tests, _ = load_suite(tmp_path)
+    argv = (sys.executable, "-m", "goengine", "--quiet", "--threads", "1", "--playouts", "100")
+    try:
+        first = tactics.run_one((tests[0], argv, tmp_path, 120.0))
+        client = tactics._ENGINES[argv][0]
+        second = tactics.run_one((tests[1], argv, tmp_path, 120.0))
+        assert tactics._ENGINES[argv][0] is client  # the same engine process answered both
+        assert first["passed"] is True and second["answer"] == first["answer"]
+    finally:
+        tactics.close_engines()
+    assert tactics._ENGINES == {}
