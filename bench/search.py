@@ -45,7 +45,7 @@ import reference
 from goengine import parallel as parallel_search
 from goengine import policies, priors, rules
 from goengine.board import Board
-from goengine.config import Budget, SearchConfig
+from goengine.config import Budget, SearchConfig, SearchRequest
 from goengine.search import Search
 
 # one thread, by playout policy: Pachi's UCT as a multiple of the reference, light playouts and
@@ -85,7 +85,7 @@ def one_run(
     search = Search(config)
     try:
         start = time.perf_counter()
-        result = search.run(Board(size), KOMI, Budget(seconds=seconds))
+        result = search.run(Board(size), KOMI, SearchRequest(Budget(seconds=seconds)))
         elapsed = time.perf_counter() - start
     finally:
         search.close()
@@ -108,7 +108,7 @@ def warm_up(rule_names: list[str], sizes: list[int], max_threads: int, playout: 
                     resign_threshold=0.0,
                 )
                 search = Search(config)
-                search.run(Board(size), KOMI, Budget.of(config))
+                search.run(Board(size), KOMI, SearchRequest(Budget.of(config)))
                 search.close()
 
 

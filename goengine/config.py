@@ -22,6 +22,7 @@ import math
 import numbers
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 
 from goengine import dynkomi, parallel, players, policies, priors, rules
@@ -333,6 +334,31 @@ class Budget:
         if config.playouts is None and seconds is None:
             return cls(playouts=DEFAULT_PLAYOUTS)
         return cls(config.playouts, seconds)
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """What one search is asked for, from the front-end down to ``Search.run`` in one piece:
+
+    - ``budget``: what it may spend; None for the engine's own (the settings, limited by the
+      clock: ``Engine.genmove``, ``Engine.analyze``);
+    - ``callback(result)``, every ``interval`` seconds, with a result of the search so far (the one
+      way an analysis streams its reports: GTP's ``lz-analyze`` and ``kata-analyze`` and their
+      genmove forms, the JSON analysis);
+    - ``ownership``: the result holds the ownership map; ``pv_visits``: each move's visits along
+      its principal variation;
+    - ``should_stop()``, asked after every batch of iterations, ends the search when it says so
+      (a controller's next line, a terminated query, a stopped ponder);
+    - ``extra_komi``: the dynamic komi the playouts are judged against (``Engine.genmove`` sets
+      the game's; a front-end leaves it at 0)."""
+
+    budget: Budget | None = None
+    callback: Callable[[object], None] | None = None
+    interval: float = 1.0
+    ownership: bool = False
+    pv_visits: bool = False
+    should_stop: Callable[[], bool] | None = None
+    extra_komi: float = 0.0
 
 
 def available_cores() -> int:

@@ -40,18 +40,19 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from goengine import dynkomi, movemodel, scoring
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, parse_color
-from goengine.config import Budget, EngineConfig, SearchConfig
+from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.game import BadHandicap, BoardNotEmpty, Game, GameError, fixed_handicap_points, max_fixed_handicap
 from goengine.ponder import Ponderer
+from goengine.result import MoveStats, SearchResult
 from goengine.ruleset import goengine_rules
-from goengine.search import MoveStats, Search, SearchResult
+from goengine.search import Search
 from goengine.time_control import GameClocks, StopRule, TimeSettings
 
 RESIGN = -2  # the move of a decision to resign
@@ -64,11 +65,12 @@ STOP_CHECK_SECONDS = 0.05  # a clock's stop test reads the root this often: ever
 @dataclass(frozen=True)
 class Decision:
     """A move decided: the ``move`` (a point, PASS or RESIGN), the ``reason`` in words, and the
-    ``search`` it rests on (the root's moves, the principal variation, what was spent)."""
+    ``result`` of the search it rests on (the root's moves, the principal variation, what was
+    spent)."""
 
     move: int
     reason: str
-    search: SearchResult
+    result: SearchResult
 
 
 class Engine:
@@ -146,7 +148,7 @@ class Engine:
         budget = _free_stone_budget(size, n - len(points))
         while len(points) < n:
             board.to_move = BLACK
-            result = self._search.run(board, game.scoring_komi, budget)
+            result = self._search.run(board, game.scoring_komi, SearchRequest(budget))
             choice = next((s.move for s in result.stats if s.move != PASS and board.is_legal(BLACK, s.move)), None)
             if choice is None:
                 break
@@ -159,39 +161,26 @@ class Engine:
     # ---- moves
 
     def genmove(
-        self,
-        color: int | str,
-        commit: bool = True,
-        cleanup: bool = False,
-        callback: Callable[[SearchResult], None] | None = None,
-        callback_interval: float = 1.0,
-        ownership: bool = False,
-        pv_visits: bool = False,
+        self, color: int | str, commit: bool = True, cleanup: bool = False, request: SearchRequest | None = None
     ) -> Decision:
-        """Search for ``color`` on the move's budget (the settings, limited by the clock), decide
-        (``decide``) and, with ``commit``, play the move (not a resignation); a research player
-        moves without searching (``goengine.players``). ``callback`` gets a result so far every
-        ``callback_interval`` s; ``ownership``, ``pv_visits``: what the result holds besides.
-        ``cleanup`` (``kgs-genmove_cleanup``): never pass while the playouts call stones dead."""
+        """Search for ``color`` as ``request`` asks (its budget, else the move's: the settings,
+        limited by the clock; the game's dynamic komi), decide (``decide``) and, with ``commit``,
+        play the move (not a resignation); a research player moves without searching
+        (``goengine.players``). ``cleanup`` (``kgs-genmove_cleanup``): never pass while the
+        playouts call stones dead."""
         c = parse_color(color)
         board = self.game.board.copy()
         board.to_move = c
+        request = request or SearchRequest()
         if self._search.config.player != "search":  # a research player: one part of the engine alone
             decision = Decision(self._search.direct_move(board), "research player", SearchResult(c, self.game.komi))
         else:
-            budget, should_stop = self._clock_stop(c, board, self.budget(c, board))
+            budget, clock_stop = self._clock_stop(c, board, request.budget or self.budget(c, board))
             extra = self.extra_komi(c)
-            result = self._search.run(
-                board,
-                self.game.scoring_komi,
-                budget,
-                callback=callback,
-                callback_interval=callback_interval,
-                ownership=ownership,
-                extra_komi=extra,
-                should_stop=should_stop,
-                pv_visits=pv_visits,
-            )
+            stops = [test for test in (request.should_stop, clock_stop) if test is not None]
+            should_stop = (lambda: any(test() for test in stops)) if stops else None
+            request = replace(request, budget=budget, extra_komi=extra, should_stop=should_stop)
+            result = self._search.run(board, self.game.scoring_komi, request)
             self._dynkomi[c] = (extra, result.winrate)
             decision = self.decide(board, result, budget, cleanup)
             self._searched = result.seconds
@@ -266,37 +255,19 @@ class Engine:
             move, reason = PASS, "search returned an illegal move"  # never expected
         return Decision(move, reason, result)
 
-    def analyze(
-        self,
-        color: int | str | None = None,
-        budget: Budget | None = None,
-        callback: Callable[[SearchResult], None] | None = None,
-        callback_interval: float = 1.0,
-        ownership: bool = False,
-        should_stop: Callable[[], bool] | None = None,
-        pv_visits: bool = False,
-    ) -> SearchResult:
-        """Search the current position for ``color`` (default: the side to move) without playing:
-        analysis. ``budget`` defaults to the settings' budget; the game clock does not apply,
-        since an analysis is not a move of the game and charges no clock. The tree is kept, so
-        analysis and the next ``genmove`` build on each other, and so are the owners counted
-        (``ownership``: the result holds the map). ``should_stop()`` ends the search early when it
-        says so; with ``pv_visits`` the result counts the visits along each principal variation
-        (``Search.run``)."""
+    def analyze(self, color: int | str | None = None, request: SearchRequest | None = None) -> SearchResult:
+        """Search the current position for ``color`` (default: the side to move) without playing,
+        as ``request`` asks (``config.SearchRequest``: its budget, else the settings'; the game
+        clock does not apply, since an analysis is not a move of the game and charges no clock).
+        The tree is kept, so analysis and the next ``genmove`` build on each other, and so are
+        the owners counted."""
         c = self.game.to_move if color is None else parse_color(color)
         board = self.game.board.copy()
         board.to_move = c
-        budget = Budget.of(self._search.config) if budget is None else budget
-        return self._search.run(
-            board,
-            self.game.scoring_komi,
-            budget,
-            callback=callback,
-            callback_interval=callback_interval,
-            ownership=ownership,
-            should_stop=should_stop,
-            pv_visits=pv_visits,
-        )
+        request = request or SearchRequest()
+        if request.budget is None:
+            request = replace(request, budget=Budget.of(self._search.config))
+        return self._search.run(board, self.game.scoring_komi, request)
 
     def move_policy(self, color: int | str | None = None) -> dict[int, float]:
         """The move model's policy for ``color`` (default: the side to move) here: what an
@@ -451,6 +422,7 @@ __all__ = [
     "MoveStats",
     "PASS",
     "RESIGN",
+    "SearchRequest",
     "SearchResult",
     "TimeSettings",
     "warm_up",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 
 from goengine.board import Board
-from goengine.config import Budget
+from goengine.config import Budget, SearchRequest
 from goengine.search import Search
 
 PONDER_SECONDS = 86400.0  # a ponder search's budget: it runs until stopped
@@ -42,15 +42,10 @@ class Ponderer:
         def ponder() -> None:
             if stop.is_set():
                 return
-            # the callback catches a stop that came before run() cleared the interrupt flag
-            self.search.run(
-                board,
-                komi,
-                Budget(seconds=PONDER_SECONDS),
-                callback=lambda result: stop.is_set() and self.search.interrupt(),
-                callback_interval=0.01,
-                extra_komi=extra_komi,
-            )
+            # the stop test, asked after every batch, catches a stop that came before run()
+            # cleared the interrupt flag
+            request = SearchRequest(Budget(seconds=PONDER_SECONDS), should_stop=stop.is_set, extra_komi=extra_komi)
+            self.search.run(board, komi, request)
 
         thread = threading.Thread(target=ponder, name="ponder", daemon=True)
         self._running = (thread, stop)

@@ -1,15 +1,18 @@
-"""Search: owns the trees and their RNGs, spends the budget it is given, and reports what it found.
+"""Search: owns the trees and their RNGs, spends the budget it is given, and hands back what it
+found as one ``SearchResult`` (``goengine.result``, which reads the trees).
 
-Reading guide: ``Search.run`` re-roots the trees on the position (``_reroot``), runs batches of
-iterations on every thread (``_run_thread``, which calls ``kernels.search.run_iterations``) until
-the ``Budget`` is spent, and reads the trees once into an immutable ``SearchResult``
-(``_result``): each root move's visits, win rate, score lead, prior share, lower confidence
-bound and principal variation, the root's figures, and the ownership map when asked for. That
-result is all a client ever sees: the engine, the GTP analysis formats and the scripts read it,
-never the trees. The search decides nothing: which move to play (the most visited, a pass, a
-resignation) is the engine's decision (``Engine.decide``), and the budget is the engine's too
-(the settings and the clock). ``configure`` takes new settings, keeping the trees when only the
-budget or the resignation rule changed.
+Reading guide: ``Search.run`` takes a ``config.SearchRequest`` (the budget, the streamed reports'
+callback and interval, the stop test, the extra komi, what the result holds), re-roots the
+trees on the position (``_reroot``), runs batches of iterations on every thread (``_run_thread``,
+which calls ``kernels.search.run_iterations``) until the budget is spent, and has
+``result.TreeReader`` read the trees into an immutable ``SearchResult``, at the end and for each
+report, with the other threads held meanwhile (``_snapshot``), so every figure of a result is of
+one moment. That result is all a client ever sees: the engine, the front-ends and the scripts
+read it, never the trees. The search decides nothing: which move to play (the most visited, a
+pass, a resignation) is the engine's decision (``Engine.decide``), and the budget is the engine's
+too (the settings and the clock). ``configure`` takes new settings, keeping the trees when only
+the budget or the resignation rule changed. ``direct_move`` is the research players' move
+(``goengine.players``), no search.
 
 The kernels get the configuration as two arrays built once (``KernelSettings``): the integer
 settings (rule, playout policy and prior ids, expansion threshold, ...) and the parameter rows
@@ -27,8 +30,8 @@ budget give the same move and statistics.
 
 from __future__ import annotations
 
-import dataclasses
 import math
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,152 +40,39 @@ from dataclasses import dataclass
 import numpy as np
 
 from goengine import mogo3x3, movemodel, policies, priors, rules
-from goengine.board import BLACK, PASS, ZOBRIST, Board
-from goengine.config import CHOSEN, Budget, SearchConfig
+from goengine.board import PASS, ZOBRIST, Board
+from goengine.config import CHOSEN, SearchConfig, SearchRequest
 from goengine.kernels import board as kb
 from goengine.kernels import policy as kpolicy
-from goengine.kernels import prior as kprior
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
 from goengine.kernels.replies import new_replies, no_replies
 from goengine.kernels.rng import new_state
+from goengine.result import SearchResult, TreeReader
 
 INITIAL_NODES = 1 << 15
 OWNERSHIP_PLAYOUTS = 1000  # playouts of an ownership map that no search counted
 MOGO3X3 = mogo3x3.table()  # MoGo's 3x3 pattern table, the heavy policy and the priors read
 
 
-PV_LENGTH = 20  # moves of each principal variation a result holds
-
-
-@dataclass(frozen=True)
-class MoveStats:
-    """One root move after a search: the ``visits`` and ``wins`` searched (the prior's virtual
-    ones not included), the sum of the area scores its iterations ended with (``area_sum``:
-    Black's area minus White's, no komi), the AMAF figures, the prior's virtual visits and wins,
-    its share of the prior knowledge (``prior``: ``Search.root_policy``), the score lead after it
-    for the side to move (``score_lead``: the mean area less the game's komi, signed for that
-    side), its principal variation (``pv``: the move, then the most visited line under it) and,
-    when the search was asked for them, the searched visits of each position along it
-    (``pv_visits``: ``Search.pv_visits``; empty otherwise)."""
-
-    move: int
-    visits: int
-    wins: float
-    area_sum: float = 0.0
-    amaf_visits: int = 0
-    amaf_wins: float = 0.0
-    prior_visits: int = 0
-    prior_wins: float = 0.0
-    prior: float = 0.0
-    score_lead: float = 0.0
-    pv: tuple[int, ...] = ()
-    pv_visits: tuple[int, ...] = ()
-
-    @property
-    def winrate(self) -> float:
-        """The win rate searched, for the side to move (0 unsearched)."""
-        return self.wins / self.visits if self.visits else 0.0
-
-    @property
-    def mean_area(self) -> float:
-        """The mean area score after the move (Black's area minus White's, no komi), 0 unsearched."""
-        return self.area_sum / self.visits if self.visits else 0.0
-
-    @property
-    def lcb(self) -> float:
-        """The lower bound of the win rate's 95 % normal interval, ``w - 1.96 sqrt(w (1 - w) / n)``
-        (at least 0; the variance at least 1e-9, so a move that always won or lost still gets a
-        bound below its rate): Leela Zero's ``lcb`` field."""
-        if not self.visits:
-            return 0.0
-        wr = self.winrate
-        return max(0.0, wr - 1.96 * math.sqrt(max(wr * (1 - wr), 1e-9) / self.visits))
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """What one search found, read once from one snapshot of its trees (``Search.run``): every
-    client of an analysis formats this and reads nothing else.
-
-    ``color`` searched (every figure is from its side) against the game's ``komi``, with the
-    playouts judged against ``komi + extra_komi`` (the dynamic komi); ``stats``, the root's
-    moves most visited first (``MoveStats``: visits, win rate, score lead, prior share, lower
-    confidence bound, principal variation); ``pv``, the most visited line from the root; what was
-    spent (``playouts``, ``seconds``, tree ``nodes``); and when the search was asked for it, the
-    ``ownership`` map (for every padded point, the mean owner at the iterations' ends, +1 Black,
-    -1 White) with its standard deviation ``ownership_stdev`` (read-only arrays).
-    ``parent_visits`` is the first tree's root count, the parent's visits the selection rules
-    saw at the root (a research script's figure: ``scripts/root_choices.py``)."""
-
-    color: int = 1
-    komi: float = 0.0
-    stats: tuple[MoveStats, ...] = ()
-    pv: tuple[int, ...] = ()
-    playouts: int = 0
-    seconds: float = 0.0
-    nodes: int = 0
-    extra_komi: float = 0.0
-    ownership: np.ndarray | None = None
-    ownership_stdev: np.ndarray | None = None
-    parent_visits: int = 0
-
-    @property
-    def best(self) -> MoveStats | None:
-        """The most visited move, or None when no move was searched."""
-        return self.stats[0] if self.stats and self.stats[0].visits > 0 else None
-
-    @property
-    def visits(self) -> int:
-        """The root's searched visits, summed over its moves."""
-        return sum(s.visits for s in self.stats)
-
-    @property
-    def winrate(self) -> float:
-        """The most visited move's win rate for the side to move (0.5 when nothing was searched)."""
-        return self.best.winrate if self.best is not None else 0.5
-
-    @property
-    def root_winrate(self) -> float:
-        """The win rate for the side to move over every searched visit of the root's moves (what
-        KataGo's ``rootInfo`` reports; 0.5 when nothing was searched)."""
-        visits = self.visits
-        return sum(s.wins for s in self.stats) / visits if visits else 0.5
-
-    @property
-    def mean_area(self) -> float:
-        """The mean area score (Black's area minus White's, no komi) over every searched visit of
-        the root's moves; 0 when nothing was searched."""
-        visits = self.visits
-        return sum(s.area_sum for s in self.stats) / visits if visits else 0.0
-
-    @property
-    def score_lead(self) -> float:
-        """The root's score lead for the side to move: ``mean_area`` less the game's komi, signed
-        for that side (KataGo's ``scoreLead`` of ``rootInfo``)."""
-        return (1.0 if self.color == BLACK else -1.0) * (self.mean_area - self.komi)
-
-
 @dataclass(frozen=True)
 class _SearchJob:
     """What every thread of one search shares: the root position (its board, its metadata with
-    at most one pass counting, the positions seen before it for superko), the game's komi and
-    the komi the playouts are judged with, the most moves a playout may make, when to stop, the
-    analysis callback and its interval, the stop test, whether the iterations count who owns
-    each point, and whether a result counts the visits along each principal variation."""
+    at most one pass counting, the positions seen before it for superko), the game's komi, the
+    most moves a playout may make, when to stop, and the request (``config.SearchRequest``: the
+    callback and its interval, the stop test, the extra komi, what the result holds)."""
 
     board: Board
     root_meta: np.ndarray
     komi: float
-    extra_komi: float
     seen: np.ndarray
     max_moves: np.int64
     deadline: float
-    callback: object
-    interval: float
-    should_stop: object
-    ownership: bool
-    pv_visits: bool = False
+    request: SearchRequest
+    # each thread's iterations so far, and the arrays its owners go into (a tree's own, or in a
+    # shared tree one of the others' own): read by a report while the threads are held
+    done: list
+    owners: list
 
 
 @dataclass(frozen=True)
@@ -301,11 +191,15 @@ class Search:
     def __init__(self, config: SearchConfig | None = None):
         self.config = config or SearchConfig()
         self._position: tuple | None = None  # (size, komi, moves, first hash, to move) of the roots
-        self._root: tuple[np.ndarray, np.ndarray] | None = None  # the root position's (pts, meta)
-        self._prior_read: tuple | None = None  # (root, children, root_prior's answer): one reading a root
+        self.reader: TreeReader | None = None  # the trees of the running (or last) search's root
         self._run_visits = 0  # the root's visits when the running (or last) search began
         self._interrupt = False
         self._pool: ThreadPoolExecutor | None = None
+        # a report's snapshot: the reporting thread holds the others at the end of their batch
+        self._gate = threading.Condition()
+        self._holding = False  # a report wants the other threads held
+        self._held = 0  # threads held now
+        self._active = 0  # threads still searching
         self._build()
 
     def _build(self) -> None:
@@ -330,13 +224,13 @@ class Search:
         self._replies = new_replies() if self.kernel.settings[ksearch.LEARN_REPLIES] else no_replies()
         self._replies_width = 0
         self._position = None
-        self._root = None
+        self.reader = None
 
     def clear(self) -> None:
         """Forget what earlier searches found: the next one starts from fresh trees (and, with
         last good replies on, an empty reply table), as after a new game."""
         self._position = None
-        self._root = None
+        self.reader = None
         self._replies_width = 0
 
     def configure(self, config: SearchConfig) -> None:
@@ -368,33 +262,24 @@ class Search:
 
     # ---- the search
 
-    def run(
-        self,
-        board: Board,
-        komi: float,
-        budget: Budget,
-        callback: Callable[[SearchResult], None] | None = None,
-        callback_interval: float = 1.0,
-        ownership: bool = False,
-        extra_komi: float = 0.0,
-        should_stop: Callable[[], bool] | None = None,
-        pv_visits: bool = False,
-    ) -> SearchResult:
-        """Search the position for the side to move until ``budget`` is spent (its playouts or its
-        seconds, whichever runs out first; at least one batch of iterations when it allows any),
-        and return what it found (``SearchResult``). The playouts are judged with ``komi +
-        extra_komi`` (the dynamic komi, ``goengine.dynkomi``); the trees are kept from search to
-        search when only ``extra_komi`` changed, as Pachi keeps them, and the scores they sum
-        count no komi at all (``kernels.tree``'s SCORE).
+    def run(self, board: Board, komi: float, request: SearchRequest) -> SearchResult:
+        """Search the position for the side to move until ``request.budget`` is spent (its playouts
+        or its seconds, whichever runs out first; at least one batch of iterations when it allows
+        any), and return what it found (``SearchResult``, read by ``result.TreeReader`` from one
+        snapshot of the trees). The playouts are judged with ``komi + request.extra_komi`` (the
+        dynamic komi, ``goengine.dynkomi``); the trees are kept from search to search when only
+        the extra komi changed, as Pachi keeps them, and the scores they sum count no komi at all
+        (``kernels.tree``'s SCORE).
 
-        ``callback(result)`` is called about every ``callback_interval`` seconds with a result of
-        the search so far (streamed analysis); ``should_stop()``, asked after every batch of
-        iterations, ends the search when it says so (a controller's next command, a ponder
-        stopped). With ``ownership`` the iterations also count who owns each point at their end
-        and the result holds the ownership map; that costs a pass over the board an iteration, so
-        only analysis asks for it. With ``pv_visits`` each move's figures hold the visits along
-        its principal variation (``MoveStats.pv_visits``: a prior's recomputation a move of it).
-        """
+        ``request.callback(result)`` is called about every ``request.interval`` seconds with a
+        result of the search so far (streamed analysis), the other threads held meanwhile
+        (``_snapshot``); ``request.should_stop()``, asked after every batch of iterations, ends
+        the search when it says so. With ``request.ownership`` the iterations also count who owns
+        each point at their end and the result holds the ownership map; that costs a pass over
+        the board an iteration, so only analysis asks for it. With ``request.pv_visits`` each
+        move's figures hold the visits along its principal variation (``result.MoveStats.pv_visits``: a
+        prior's recomputation a move of it)."""
+        budget = request.budget
         playouts, seconds = budget.playouts, budget.seconds
         self._interrupt = False
         start = time.perf_counter()
@@ -405,7 +290,9 @@ class Search:
         # play on, with only the last pass counting, or the root would be a finished game
         root_meta = board.meta.copy()
         root_meta[kb.PASSES] = min(root_meta[kb.PASSES], 1)
-        self._root = (board.pts.copy(), root_meta)
+        needs_model = priors.PRIORS[self.config.prior].needs_move_model
+        root = (board.pts.copy(), root_meta)
+        self.reader = TreeReader(self.trees, root, self.kernel, self.knowledge, self.shared, needs_model)
         if self._replies_width != board.size + 2:
             self._replies.fill(PASS)
             self._replies_width = board.size + 2
@@ -414,7 +301,7 @@ class Search:
         shares = [None] * threads
         if playouts is not None:
             shares = [playouts // threads + (1 if k < playouts % threads else 0) for k in range(threads)]
-        before = self._run_visits = self._root_visits()
+        before = self._run_visits = self.reader.root_visits()
         trees = [self.trees[0 if self.shared else k] for k in range(threads)]
         # who owns each point at the iterations' ends: into each tree's own array, and in a
         # shared tree the other threads' into arrays of their own, added in afterwards
@@ -422,26 +309,19 @@ class Search:
         if self.shared:
             owners += [np.zeros_like(owners[0]) for _ in range(threads - 1)]
         done = [0] * threads
-        job = _SearchJob(
-            board,
-            root_meta,
-            komi,
-            extra_komi,
-            seen,
-            max_moves,
-            deadline,
-            callback,
-            callback_interval,
-            should_stop,
-            ownership,
-            pv_visits,
-        )
+        job = _SearchJob(board, root_meta, komi, seen, max_moves, deadline, request, done, owners)
 
         def work(k: int) -> None:
             share = None if shares[k] is None else shares[k] - done[k]
-            done[k] += self._run_thread(job, trees[k], self._rngs[k], owners[k], share, k == 0, start, before)
+            try:
+                self._run_thread(job, k, trees[k], share, start, before)
+            finally:
+                with self._gate:  # no longer searching: a report's snapshot does not wait for it
+                    self._active -= 1
+                    self._gate.notify_all()
 
         while True:
+            self._active = threads
             if self._pool is None:
                 work(0)
             else:
@@ -455,7 +335,7 @@ class Search:
             if spent or time.perf_counter() >= deadline:
                 break
             tree.grow()
-        if ownership:
+        if request.ownership:  # this search's owners become the trees' own
             if self.shared:
                 self.trees[0].owner_iterations += sum(done)
                 for extra in owners[1:]:
@@ -463,52 +343,112 @@ class Search:
             else:
                 for tree, n in zip(self.trees, done, strict=True):
                     tree.owner_iterations += n
-        return self._result(job, start, before, final=True)
+        return self._result(None, job, start, before)
 
-    def _run_thread(self, job: _SearchJob, tree, rng, owners, share, reports: bool, start: float, before: int) -> int:
-        """Batches of iterations of ``job`` on ``tree`` with this thread's ``rng``, counting who
-        owns each point into ``owners``, until ``share`` iterations are run (``None``: until the
-        deadline), the search is interrupted or told to stop, or (in a shared tree) the pool must
-        grow; the thread that ``reports`` asks the job's stop test and calls its callback (with a
-        result of the search since ``start``, whose root had ``before`` visits). Returns the
-        iterations run."""
-        done = 0
-        next_report = time.perf_counter() + job.interval
+    def _result(self, running: _SearchJob | None, job: _SearchJob, start: float, before: int) -> SearchResult:
+        """The trees now as one ``SearchResult`` (``TreeReader.result``), called only while no
+        thread changes them: for a report, ``running`` is the job, whose owners are not yet the
+        trees'; None once the search is over. The ownership map (when the request asked for it) is
+        the owners counted by the searches from this position; in a search's final result, when
+        none were counted (nothing was searched, e.g. a finished game), it comes from
+        OWNERSHIP_PLAYOUTS playouts of the search's policy instead."""
+        ownership = None
+        if job.request.ownership:
+            found = self._root_ownership(running)
+            if found is None and running is None:
+                counts = self.owner_counts(job.board, OWNERSHIP_PLAYOUTS, self.config.seed, spread=True)
+                mean = counts[0] / OWNERSHIP_PLAYOUTS
+                found = mean, np.sqrt(np.maximum(counts[1] / OWNERSHIP_PLAYOUTS - mean * mean, 0.0))
+            if found is not None:
+                ownership = tuple(a.copy() for a in found)
+                for a in ownership:
+                    a.flags.writeable = False
+        return self.reader.result(
+            job.board.to_move,
+            job.komi,
+            job.request.extra_komi,
+            self.reader.root_visits() - before,
+            time.perf_counter() - start,
+            job.request.pv_visits,
+            ownership,
+        )
+
+    def _snapshot(self, read: Callable[[], SearchResult]) -> SearchResult:
+        """``read()`` while no other thread of the search changes the trees: they are held at the
+        end of their current batch (``_hold``), a few milliseconds at most, and let go after."""
+        with self._gate:
+            self._holding = True
+            while self._held < self._active - 1:
+                self._gate.wait()
+        try:
+            return read()
+        finally:
+            with self._gate:
+                self._holding = False
+                self._gate.notify_all()
+
+    def _hold(self) -> None:
+        """Where a thread that does not report waits while a report reads the trees."""
+        if not self._holding:
+            return
+        with self._gate:
+            self._held += 1
+            self._gate.notify_all()
+            while self._holding:
+                self._gate.wait()
+            self._held -= 1
+
+    def _run_thread(self, job: _SearchJob, k: int, tree, share, start: float, before: int) -> None:
+        """Thread ``k``'s batches of iterations of ``job`` on ``tree`` with its own random stream,
+        counting who owns each point into its array of ``job.owners`` and its iterations into
+        ``job.done[k]``, until ``share`` more iterations are run (``None``: until the deadline),
+        the search is interrupted or told to stop, or (in a shared tree) the pool must grow.
+        Thread 0 asks the request's stop test and calls its callback (with a result of the search
+        since ``start``, whose root had ``before`` visits); the others wait for it at the end of
+        a batch while it reads the trees (``_hold``)."""
+        request = job.request
+        reports = k == 0
+        rng = self._rngs[k]
+        ran_here = 0
+        next_report = time.perf_counter() + request.interval
         batch = max(1, int(self.config.batch))
         board = job.board
         if board.size > 13:
             batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
-        settings, params = self.kernel.for_position(job.komi + job.extra_komi, job.max_moves, True)
-        settings[ksearch.OWNERSHIP] = int(job.ownership)
+        settings, params = self.kernel.for_position(job.komi + request.extra_komi, job.max_moves, True)
+        settings[ksearch.OWNERSHIP] = int(request.ownership)
         settings[ksearch.SHARED] = int(self.shared)
         work = ksearch.new_workspace(board.pts.shape[1], self._replies)
         while not self._interrupt:
-            n = batch if share is None else min(batch, share - done)
-            if n <= 0 or (done > 0 and time.perf_counter() >= job.deadline):  # one batch at least
+            n = batch if share is None else min(batch, share - ran_here)
+            if n <= 0 or (ran_here > 0 and time.perf_counter() >= job.deadline):  # one batch at least
                 break
             settings[ksearch.GROW] = tree.can_grow()
             ran = ksearch.run_iterations(
                 (tree.ti, tree.tf, tree.tmeta),
-                (board.pts, job.root_meta, ZOBRIST, job.seen, self.knowledge, owners),
+                (board.pts, job.root_meta, ZOBRIST, job.seen, self.knowledge, job.owners[k]),
                 work,
                 settings,
                 params,
                 rng,
                 np.int64(n),
             )
-            done += ran
+            ran_here += ran
+            job.done[k] += ran
             if tree.tmeta[kt.FULL] and tree.can_grow():
                 if self.shared:
                     break  # Search.run grows the pool once every thread has stopped
                 tree.grow()
             elif ran == 0:
                 break  # the root has MAX_VISITS visits: its counts must not wrap
-            if reports and job.should_stop is not None and job.should_stop():
+            if not reports:
+                self._hold()
+                continue
+            if request.should_stop is not None and request.should_stop():
                 self.interrupt()
-            if reports and job.callback is not None and time.perf_counter() >= next_report:
-                next_report = time.perf_counter() + job.interval
-                job.callback(self._result(job, start, before, final=False))
-        return done
+            if request.callback is not None and time.perf_counter() >= next_report:
+                next_report = time.perf_counter() + request.interval
+                request.callback(self._snapshot(lambda: self._result(job, job, start, before)))
 
     def _reroot(self, board: Board, komi: float) -> None:
         """Keep, in every tree, the subtree under the moves played since the last search; start
@@ -596,185 +536,30 @@ class Search:
         )
         return counts if spread else counts[0]
 
-    def _root_ownership(self) -> tuple[np.ndarray, np.ndarray] | None:
+    def _root_ownership(self, running: _SearchJob | None = None) -> tuple[np.ndarray, np.ndarray] | None:
         """For every padded point, the mean owner at the end of the iterations searched from the
         root position with ``ownership`` asked for (+1 Black, -1 White, 0 neither; summed over the
-        trees), and its standard deviation; None when there were none."""
+        trees), and its standard deviation; None when there were none. ``running``: a search
+        under way, whose owners are not yet the trees' (its threads held, ``_snapshot``)."""
         n = sum(tree.owner_iterations for tree in self.trees)
+        total = sum(tree.owners for tree in self.trees)
+        if running is not None and running.request.ownership:
+            n += sum(running.done)
+            if self.shared:
+                total = total + sum(running.owners[1:])
         if n == 0:
             return None
-        total = sum(tree.owners for tree in self.trees)
         mean = total[0] / n
         return mean, np.sqrt(np.maximum(total[1] / n - mean * mean, 0.0))
 
-    # ---- the result: one snapshot of the trees
-
-    def _root_visits(self) -> int:
-        return sum(int(t.ti[kt.VISITS, 0]) for t in self.trees)
-
-    def _result(self, job: _SearchJob, start: float, before: int, final: bool) -> SearchResult:
-        """What the trees hold now, as one ``SearchResult``: the root's children are read once
-        (``_root_stats``), and every figure of the result comes from that reading, the prior's
-        shares and each move's principal variation added. The ownership map (when the job asked
-        for it) is the owners counted by the searches from this position; in a search's final
-        result, when none were counted (nothing was searched, e.g. a finished game), it comes
-        from OWNERSHIP_PLAYOUTS playouts of the search's policy instead."""
-        color = job.board.to_move
-        sign = 1.0 if color == BLACK else -1.0
-        given = self.root_prior()  # read once: the stats take it out, the shares are made of it
-        stats = self._root_stats(given)
-        shares = self.root_policy(given)
-        pv_moves = np.zeros(PV_LENGTH, dtype=np.int32)
-        tree = self.trees[0]
-        first, count = int(tree.ti[kt.FIRST, 0]), int(tree.ti[kt.NCHILD, 0])
-        node_of = {}
-        if first >= 0 and count > 0:
-            node_of = {m: first + k for k, m in enumerate(tree.ti[kt.MOVE, first : first + count].tolist())}
-        moves = []
-        for s in stats:
-            node = node_of.get(s.move, -1)
-            line = (s.move,)
-            if node >= 0 and s.visits > 0:
-                n = kt.principal_variation(tree.ti, np.int64(node), pv_moves[: PV_LENGTH - 1], np.bool_(self.shared))
-                line += tuple(int(m) for m in pv_moves[:n])
-            score = sign * (s.area_sum / s.visits - job.komi) if s.visits else 0.0
-            counted = self.pv_visits(s.visits, node, line) if job.pv_visits and node >= 0 and s.visits > 0 else ()
-            moves.append(
-                dataclasses.replace(s, prior=shares.get(s.move, 0.0), score_lead=score, pv=line, pv_visits=counted)
-            )
-        n = kt.principal_variation(tree.ti, np.int64(0), pv_moves, np.bool_(self.shared))
-        mean = stdev = None
-        if job.ownership:
-            found = self._root_ownership()
-            if found is None and final:
-                counts = self.owner_counts(job.board, OWNERSHIP_PLAYOUTS, self.config.seed, spread=True)
-                mean = counts[0] / OWNERSHIP_PLAYOUTS
-                found = mean, np.sqrt(np.maximum(counts[1] / OWNERSHIP_PLAYOUTS - mean * mean, 0.0))
-            if found is not None:
-                mean, stdev = (a.copy() for a in found)
-                mean.flags.writeable = stdev.flags.writeable = False
-        return SearchResult(
-            color=color,
-            komi=job.komi,
-            stats=tuple(moves),
-            pv=tuple(int(m) for m in pv_moves[:n]),
-            playouts=self._root_visits() - before,
-            seconds=time.perf_counter() - start,
-            nodes=sum(t.nodes for t in self.trees),
-            extra_komi=job.extra_komi,
-            ownership=mean,
-            ownership_stdev=stdev,
-            parent_visits=int(tree.ti[kt.VISITS, 0]),
-        )
-
-    def _root_stats(self, given: dict[int, tuple[int, float]] | None = None) -> list[MoveStats]:
-        """The root's moves, summed over the trees, most visited first: what was searched, the
-        prior's virtual visits and wins (``root_prior``, or ``given`` when the caller read it)
-        counted apart. Each tree's root children are copied at once, so the figures of a move hang
-        together while other threads search."""
-        merged: dict[int, list] = {}
-        for tree in self.trees:
-            first, count = int(tree.ti[kt.FIRST, 0]), int(tree.ti[kt.NCHILD, 0])
-            if first < 0 or count <= 0:
-                continue
-            ti = tree.ti[:, first : first + count].tolist()
-            tf = tree.tf[:, first : first + count].tolist()
-            rows = zip(ti[kt.MOVE], ti[kt.VISITS], tf[kt.WINS], tf[kt.SCORE], ti[kt.AVISITS], tf[kt.AWINS], strict=True)
-            for m, *figures in rows:
-                s = merged.setdefault(m, [0, 0.0, 0.0, 0, 0.0])
-                for i, x in enumerate(figures):
-                    s[i] += x
-        expanded = sum(1 for tree in self.trees if tree.ti[kt.NCHILD, 0] > 0)
-        prior = self.root_prior() if given is None else given
-        stats = []
-        for m, (visits, wins, area, avisits, awins) in merged.items():
-            pv, pw = prior.get(m, (0, 0.0))
-            pv, pw = pv * expanded, pw * expanded
-            stats.append(MoveStats(m, visits - pv, wins - pw, area, avisits, awins, pv, pw))
-        return sorted(stats, key=lambda s: (-s.visits, -s.winrate, s.move))
+    # ---- read while the search runs
 
     def root_leaders(self) -> tuple[tuple[int, float], tuple[int, float], int]:
         """The searched visits and win rate of the root's most visited move and of the runner-up
         ((0, 0.0) when there is none), and the playouts of the running (or last) search: what a
         clock's stop rule reads (``time_control.StopRule``), asked while the search runs."""
-        stats = self._root_stats()
+        if self.reader is None:
+            return (0, 0.0), (0, 0.0), 0
+        stats = self.reader.root_stats()
         leaders = [(s.visits, s.winrate) for s in stats[:2]] + [(0, 0.0)] * 2
-        return leaders[0], leaders[1], self._root_visits() - self._run_visits
-
-    def root_prior(self) -> dict[int, tuple[int, float]]:
-        """``move -> (virtual visits, virtual wins)`` that the prior gives each of the root's
-        children in one tree; empty with the prior ``none``. The tree does not store them: a prior
-        is a function of the position (``kernels.prior``), so they are recomputed here from the
-        root position (``prior_given``); once a root and its children, since a search reads them
-        again and again (results, its stop rule)."""
-        tree = self.trees[0]
-        count = int(tree.ti[kt.NCHILD, 0])
-        if self.kernel.settings[ksearch.PRIOR] == kprior.NONE or self._root is None or count == 0:
-            return {}
-        read = self._prior_read
-        if read is not None and read[0] is self._root and read[1] == count:
-            return dict(read[2])
-        given = self.prior_given(*self._root, tree.ti[kt.MOVE, int(tree.ti[kt.FIRST, 0]) :][:count])
-        self._prior_read = (self._root, count, given)
-        return dict(given)
-
-    def prior_given(self, pts: np.ndarray, meta: np.ndarray, moves: np.ndarray) -> dict[int, tuple[int, float]]:
-        """``move -> (virtual visits, virtual wins)`` that the prior gives the children ``moves``
-        of a node whose position is ``(pts, meta)``, by the kernel the expansion called, on fresh
-        counts; empty with the prior ``none``."""
-        settings, params = self.kernel.settings, self.kernel.params
-        count = len(moves)
-        if settings[ksearch.PRIOR] == kprior.NONE or count == 0:
-            return {}
-        ti, tf, _ = kt.new_tree(count + 1)
-        ti[kt.MOVE, 1:] = moves
-        kprior.init_children(
-            settings[ksearch.PRIOR],
-            params[ksearch.PRIOR_PARAMS],
-            self.knowledge,
-            pts,
-            meta,
-            ZOBRIST,
-            ti,
-            tf,
-            np.int64(1),
-            np.int64(count),
-            ksearch.prior_scratch(pts.shape[1]),
-        )
-        return {int(ti[kt.MOVE, k]): (int(ti[kt.VISITS, k]), float(tf[kt.WINS, k])) for k in range(1, count + 1)}
-
-    def pv_visits(self, first_visits: int, node: int, line: tuple[int, ...]) -> tuple[int, ...]:
-        """The searched visits of each position along ``line``, a principal variation from the
-        root whose first move is the root child ``node`` of the first tree, searched
-        ``first_visits`` times (over every tree, the prior's virtual visits taken out): each later
-        node's visits less the virtual visits the prior gave it, recomputed from its parent's
-        position (``prior_given``), as ``root_prior`` does for the root's children."""
-        tree = self.trees[0]
-        pts, meta = (a.copy() for a in self._root)
-        visits = [first_visits]
-        parent, child = 0, node
-        for k in range(1, len(line)):
-            kb.play(pts, meta, ZOBRIST, np.int64(line[k - 1]), np.int64(meta[kb.TO_MOVE]))
-            parent, child = child, tree.child(child, line[k])
-            if child < 0:
-                break
-            first, count = int(tree.ti[kt.FIRST, parent]), int(tree.ti[kt.NCHILD, parent])
-            given = self.prior_given(pts, meta, tree.ti[kt.MOVE, first : first + count])
-            visits.append(max(0, int(tree.ti[kt.VISITS, child]) - given.get(line[k], (0, 0.0))[0]))
-        return tuple(visits)
-
-    def root_policy(self, given: dict[int, tuple[int, float]] | None = None) -> dict[int, float]:
-        """What the prior makes of each root move, as a share summing to 1: with ``movemodel``,
-        the move model's probability of each root child (over the root's children, as the prior
-        sees it); with another prior, each child's share of the virtual visits it gave
-        (``root_prior``, or ``given`` when the caller read it); empty without a prior or a
-        search."""
-        if priors.PRIORS[self.config.prior].needs_move_model and self._root is not None:
-            tree = self.trees[0]
-            children = {int(tree.ti[kt.MOVE, ch]) for ch in tree.children(0)}
-            rated = [(m, p) for m, p in movemodel.shipped().rate_position(*self._root) if m in children]
-            total = sum(p for _, p in rated)
-            return {m: p / total for m, p in rated} if total > 0 else {}
-        given = self.root_prior() if given is None else given
-        total = sum(visits for visits, _ in given.values())
-        return {m: visits / total for m, (visits, _) in given.items()} if total > 0 else {}
+        return leaders[0], leaders[1], self.reader.root_visits() - self._run_visits

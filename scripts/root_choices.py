@@ -33,7 +33,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from goengine.config import Budget, EngineConfig, SearchConfig
+from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine, SearchResult
 from goengine.kernels import select as ks
 from goengine.lab.gamefiles import folder_positions
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             views = {}
             for key, e in engines.items():
                 e.load_position(position)
-                views[key] = root_view(e.analyze(budget=Budget(playouts=b)), key[0])
+                views[key] = root_view(e.analyze(request=SearchRequest(Budget(playouts=b))), key[0])
             row = rows[b]
             row.positions += 1
             row.differ += views[KL, 1].best != views[RAVE, 1].best

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from goengine.cli import build_parser, config_from_args
-from goengine.config import Budget, EngineConfig
+from goengine.config import Budget, EngineConfig, SearchRequest
 from goengine.engine import Engine, SearchResult
 from goengine.kernels import rng as krng
 from goengine.kernels import select as ks
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, position in enumerate(positions):
         for name, engine in engines.items():
             engine.load_position(position)
-            share, wide = root_spread(engine.analyze(budget=Budget(playouts=args.playouts)))
+            share, wide = root_spread(engine.analyze(request=SearchRequest(Budget(playouts=args.playouts))))
             shares[name].append(share)
             widths[name].append(wide)
         print(f"position {i + 1} of {len(positions)}", file=sys.stderr, flush=True)

@@ -27,12 +27,13 @@ import pytest
 import goengine.search as search_module
 from goengine import coords
 from goengine.board import BLACK, PASS, Board
-from goengine.config import Budget, EngineConfig
+from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine
 from goengine.kernels import board as kb
 from goengine.kernels import search as ksearch
 from goengine.kernels.playout import outside_search
-from goengine.search import Search, SearchResult
+from goengine.result import SearchResult
+from goengine.search import Search
 
 #: what a caller outside a search passes for the last good replies (kernels.replies): the
 #: policy's stand-in table, and the playout's memory with it, recording no moves
@@ -83,7 +84,7 @@ def sabaki_project(package: str) -> Path:
 def run(search: Search, board: Board, komi: float, **budget) -> SearchResult:
     """``search`` on ``board`` with the budget of its settings (``Budget.of``), or on ``budget``
     (``playouts=``, ``seconds=``) when given."""
-    return search.run(board, komi, Budget(**budget) if budget else Budget.of(search.config))
+    return search.run(board, komi, SearchRequest(Budget(**budget) if budget else Budget.of(search.config)))
 
 
 def set_up(diagram: str, to_move: int = BLACK, **config) -> Engine:
@@ -241,3 +242,13 @@ def write_suite(folder: Path) -> None:
         "2 reg_genmove black\n#? [PASS]\n\n"
         "loadsgf games/none.sgf\n3 reg_genmove black\n#? [A1]\n"
     )
+
+
+RESEARCH = {"playout": "uniform", "prior": "none", "expand_at": 1}  # the setting these tests describe
+
+
+def make_search(rule: str = "ucb1", **config) -> Search:
+    """A search in the research setting (uniform playouts, no prior, expansion on the second visit) unless told."""
+    for key, value in RESEARCH.items():
+        config.setdefault(key, value)
+    return Search(SearchConfig(rule=rule, **config))

@@ -17,7 +17,7 @@ from goengine.engine import RESIGN, Engine
 from goengine.gtp import GtpEngine
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
-from goengine.search import MoveStats, SearchResult
+from goengine.result import MoveStats, SearchResult
 
 
 def state(size=19, handicap=4, moves=0, color=BLACK, last=None):
@@ -111,7 +111,7 @@ def test_the_playouts_of_a_handicap_game_are_judged_with_the_extra_komi():
     engine = handicap_engine(2, playout="uniform", prior="none", expand_at=1)
     assert engine.game.handicap_stones == 2 and engine.extra_komi(WHITE) == 14.0
     decision = engine.genmove(WHITE)
-    assert decision.search.extra_komi == 14.0
+    assert decision.result.extra_komi == 14.0
     tree = engine._search.trees[0]
     once = [i for i in range(1, tree.nodes) if tree.ti[kt.VISITS, i] == 1]
     assert len(once) > 50
@@ -128,10 +128,10 @@ def test_the_playouts_of_a_handicap_game_are_judged_with_the_extra_komi():
 def test_even_games_and_analysis_get_no_extra_komi():
     engine = Engine(EngineConfig(size=9, search=SearchConfig(playouts=200)))
     assert engine.game.handicap_stones == 0
-    assert engine.genmove(BLACK).search.extra_komi == 0.0
+    assert engine.genmove(BLACK).result.extra_komi == 0.0
     handicapped = handicap_engine(2, playouts=200, dynkomi_params=())
     assert handicapped.analyze().extra_komi == 0.0  # analysis: the real komi
-    assert handicapped.genmove(WHITE).search.extra_komi == 2.0  # the default: 1 a stone for White
+    assert handicapped.genmove(WHITE).result.extra_komi == 2.0  # the default: 1 a stone for White
     engine.close()
     handicapped.close()
 
@@ -150,11 +150,11 @@ def test_the_tree_is_kept_while_the_extra_komi_changes():
     second search (against less extra komi) starts from it, as under a fixed komi."""
     engine = handicap_engine(2, playouts=400)
     first = engine.genmove(WHITE)
-    reply = first.search.best.pv[1]
+    reply = first.result.best.pv[1]
     engine.game.play(BLACK, reply)
     second = engine.genmove(WHITE)
-    assert first.search.extra_komi > second.search.extra_komi > 0
-    assert second.search.playouts == 400
+    assert first.result.extra_komi > second.result.extra_komi > 0
+    assert second.result.playouts == 400
     assert engine._search.trees[0].ti[kt.VISITS, 0] > 400  # the kept subtree's visits, and 400 more
     engine.close()
 
@@ -208,7 +208,7 @@ def test_pondering_keeps_the_extra_komi_of_the_engines_last_move():
     """White gave two stones and moved against 0.5 + 14: the ponder search that follows judges
     its playouts with the same komi (a node searched once shows it)."""
     engine = handicap_engine(2, playout="uniform", prior="none", expand_at=1, playouts=200)
-    assert engine.genmove(WHITE).search.extra_komi == 14.0
+    assert engine.genmove(WHITE).result.extra_komi == 14.0
     assert engine.start_pondering()
     deadline = time.monotonic() + 30.0  # only a guard
     while engine._search.trees[0].ti[kt.VISITS, 0] < 3000 and time.monotonic() < deadline:

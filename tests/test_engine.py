@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from goengine import coords, rules
 from goengine.board import BLACK, PASS, WHITE, Board, IllegalMove
-from goengine.config import Budget, EngineConfig, SearchConfig
+from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import (
     RESIGN,
     Engine,
@@ -107,7 +107,7 @@ def research_engine(diagram: str, komi: float, rule: str, **search) -> Engine:
 def test_resigns_a_hopeless_position(rule):
     decision = research_engine(HOPELESS, 0.5, rule, playouts=2000, resign_threshold=0.1).genmove(BLACK)
     assert decision.move == RESIGN
-    assert decision.search.winrate < 0.1 and "under 0.1" in decision.reason
+    assert decision.result.winrate < 0.1 and "under 0.1" in decision.reason
 
 
 @pytest.mark.parametrize("rule", ["ucb1", "rave"])
@@ -115,7 +115,7 @@ def test_never_resigns_with_threshold_zero(rule):
     engine = research_engine(HOPELESS, 0.5, rule, playouts=2000, resign_threshold=0.0)
     decision = engine.genmove(BLACK, commit=False)
     assert decision.move != RESIGN
-    assert decision.move == decision.search.best.move
+    assert decision.move == decision.result.best.move
     assert decision.move == PASS or engine.game.board.is_legal(BLACK, decision.move)
 
 
@@ -127,7 +127,7 @@ def test_resigns_only_after_enough_visits(rule):
     engine = research_engine(HOPELESS, 0.5, rule, playouts=600, resign_threshold=0.1, resign_min_visits=1000)
     board = engine.game.board.copy()
     board.to_move = BLACK
-    result = engine._search.run(board, engine.game.komi, Budget(playouts=600))
+    result = engine._search.run(board, engine.game.komi, SearchRequest(Budget(playouts=600)))
     assert 300 <= result.visits < 1000 and result.best.winrate < 0.1
     assert engine.decide(board, result, Budget(seconds=0.5)).move != RESIGN
     assert engine.decide(board, result, Budget(playouts=5000, seconds=0.5)).move != RESIGN

@@ -14,11 +14,11 @@ from helpers import SETTLED, set_up
 
 from goengine import coords
 from goengine.board import BLACK, WHITE
-from goengine.config import Budget, EngineConfig, SearchConfig
+from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine
 from goengine.gtp.analysis import analysis_request, info_line, kata_line
-from goengine.search import MoveStats, SearchResult
+from goengine.result import MoveStats, SearchResult
 
 
 def vertex9(p: int) -> str:
@@ -63,7 +63,7 @@ def test_lz_analyze_reports_the_heuristic_priors_share():
     shares = {
         m.group(1): int(m.group(2)) for m in re.finditer(r"info move (\S+) visits \d+ winrate \d+ prior (\d+)", line)
     }
-    given = engine._search.root_prior()
+    given = engine._search.reader.root_prior()
     total = sum(v for v, _ in given.values())
     assert shares and total > 0
     for vertex, share in shares.items():
@@ -83,7 +83,9 @@ def settled_line(color: str, *keys: str) -> str:
     engine = set_up(SETTLED, search=SearchConfig(playouts=200, playout="heavy", expand_at=0))  # all 200 in the tree
     engine.game.set_komi(7.5)
     request = analysis_request([color, "10", *keys], BLACK, need_color=False, kata=True)
-    result = engine.analyze(request.color, Budget(playouts=200), ownership=request.ownership or request.ownership_stdev)
+    result = engine.analyze(
+        request.color, SearchRequest(Budget(playouts=200), ownership=request.ownership or request.ownership_stdev)
+    )
     line = kata_line(result, request, lambda p: coords.to_gtp(5, p), 5)
     engine.close()
     return line
@@ -136,7 +138,7 @@ def test_kata_analyze_ownership_runs_from_the_top_row_down():
     engine = set_up(SETTLED_ROWS, search=SearchConfig(playouts=100, expand_at=0))
     engine.game.set_komi(7.5)
     request = analysis_request(["W", "ownership", "true"], BLACK, need_color=False, kata=True)
-    result = engine.analyze(request.color, Budget(playouts=100), ownership=True)
+    result = engine.analyze(request.color, SearchRequest(Budget(playouts=100), ownership=True))
     line = kata_line(result, request, lambda p: coords.to_gtp(5, p), 5)
     assert line.split(" ownership ")[1].split() == ["-1.000000"] * 15 + ["1.000000"] * 10
     assert " scoreLead 2.500000 " in line  # 15 - 10 - 7.5 for Black: White leads by 2.5

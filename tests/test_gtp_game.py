@@ -322,9 +322,9 @@ def test_a_hundred_free_handicap_stones_share_the_budget_of_four(monkeypatch):
     spent = []
     run = Search.run
 
-    def counted(self, board, komi, budget, *args, **kwargs):
-        spent.append(budget.playouts)
-        return run(self, board, komi, budget, *args, **kwargs)
+    def counted(self, board, komi, request):
+        spent.append(request.budget.playouts)
+        return run(self, board, komi, request)
 
     monkeypatch.setattr(Search, "run", counted)
     gtp = GtpEngine(Engine(EngineConfig(size=19, search=SearchConfig(playout="uniform", prior="none", seed=5))))

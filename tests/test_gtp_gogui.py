@@ -13,7 +13,7 @@ from goengine.config import EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine
 from goengine.gtp.gogui import ANALYZE_COMMANDS, labelled, visits_label
-from goengine.search import MoveStats
+from goengine.result import MoveStats
 
 
 @pytest.mark.parametrize(

@@ -542,7 +542,7 @@ def test_interrupt_line_stops_a_long_genmove_early():
     rc, out = run_serve(script, engine=engine, out=out)
     text = out.getvalue()
     assert re.search(r"=1 [A-HJ][1-9]\n\n", text), text  # the best move so far, not a pass
-    assert 0 < decisions[0].search.playouts < 1_000_000_000
+    assert 0 < decisions[0].result.playouts < 1_000_000_000
     assert out.time_of("=1 ") > script.sent_at["# interrupt\n"]
     assert text.endswith("=2 goengine\n\n")
 

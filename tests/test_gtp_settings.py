@@ -143,7 +143,7 @@ def test_goengine_set_playouts_caps_a_move_under_a_clock():
     harness.ok("goengine-set playouts 200")
     harness.ok("time_settings 60 0 0")  # absolute: about 1 s for a move on an empty 9x9
     harness.ok("genmove b")
-    assert decisions[0].search.playouts == 200
+    assert decisions[0].result.playouts == 200
 
 
 def test_goengine_set_playouts_replaces_a_start_up_budget():
@@ -153,7 +153,7 @@ def test_goengine_set_playouts_replaces_a_start_up_budget():
     decisions = recorded_decisions(harness.gtp.engine)
     harness.ok("goengine-set playouts 200")
     harness.ok("genmove b")
-    assert decisions[0].search.playouts == 200
+    assert decisions[0].result.playouts == 200
 
 
 @pytest.mark.parametrize(

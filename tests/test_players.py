@@ -48,7 +48,7 @@ def test_the_model_player_plays_the_models_most_probable_legal_move_without_sear
     policy = movemodel.shipped().policy(engine.game.board, WHITE)
     best = max(policy, key=lambda m: (policy[m], -m))
     decision = engine.genmove(WHITE)
-    assert decision.move == best and decision.search.playouts == 0 and decision.search.stats == ()
+    assert decision.move == best and decision.result.playouts == 0 and decision.result.stats == ()
     assert engine.game.moves[-1] == (WHITE, best)
 
 
@@ -66,7 +66,7 @@ def test_the_playout_player_plays_the_policys_move_and_a_seed_repeats_it():
             board = engine.game.board.copy()
             decision = engine.genmove(WHITE)
             assert decision.move == -1 or board.is_legal(WHITE, decision.move)
-            assert decision.search.playouts == 0
+            assert decision.result.playouts == 0
             chosen.append(decision.move)
         return chosen
 

@@ -51,7 +51,7 @@ def test_pondering_searches_the_opponents_position_and_the_reply_keeps_its_subtr
     assert subtree > 300 and root_visits(engine) > before
     engine.game.play(WHITE, move)
     result = engine.genmove(BLACK)
-    assert result.search.playouts == 300
+    assert result.result.playouts == 300
     assert root_visits(engine) >= subtree + 300  # the reply's pondered subtree, and 300 more
     engine.close()
 

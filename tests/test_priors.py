@@ -289,8 +289,8 @@ def test_the_root_reports_the_prior_apart_from_the_search():
         SearchConfig(rule="rave", playout="heavy", prior="heuristic", playouts=600, expand_at=8, resign_threshold=0)
     )
     run(search, board, 7.5)
-    stats = search._root_stats()
-    prior = search.root_prior()
+    stats = search.reader.root_stats()
+    prior = search.reader.root_prior()
     tree = search.trees[0]
     assert {s.move for s in stats} == set(prior)
     for s in stats:
@@ -333,13 +333,13 @@ def test_a_search_with_the_patterns_prior_reports_the_models_share_for_each_root
     board.play(BLACK, "E5")
     search = Search(SearchConfig(prior="movemodel", playouts=300))
     run(search, board, 7.5)
-    shares = search.root_policy()
+    shares = search.reader.root_policy()
     children = {int(search.trees[0].ti[kt.MOVE, ch]) for ch in search.trees[0].children(0)}
     assert set(shares) == children and sum(shares.values()) == pytest.approx(1.0)
     rated = dict(movemodel.shipped().rate(board))
     best = max(shares, key=shares.get)
     assert best == max(children, key=lambda m: rated[m])  # the same favourite, renormalised
-    given = search.root_prior()
+    given = search.reader.root_prior()
     assert given[best][0] > given[min(shares, key=shares.get)][0]  # more virtual visits for it
 
 

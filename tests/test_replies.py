@@ -15,7 +15,7 @@ from helpers import NO_REPLIES
 
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE, ZOBRIST, Board
-from goengine.config import Budget, SearchConfig
+from goengine.config import Budget, SearchConfig, SearchRequest
 from goengine.kernels import policy as kpolicy
 from goengine.kernels.replies import learn_replies, new_replies, no_previous
 from goengine.kernels.rng import new_state
@@ -125,16 +125,16 @@ def test_a_search_teaches_the_replies_and_a_new_board_size_clears_them(threads):
     config = SearchConfig(playout_params=(("last_good_reply", 1.0),), threads=threads, seed=5)
     search = Search(config)
     board = Board(9)
-    search.run(board, 7.5, Budget(playouts=400))
+    search.run(board, 7.5, SearchRequest(Budget(playouts=400)))
     learnt = search._replies[search._replies != PASS]
     assert learnt.size > 50
     on_board = set(board.points())
     assert set(learnt.tolist()) <= on_board  # every reply is a point of the 9x9 board
-    search.run(Board(7), 7.5, Budget(playouts=1))
+    search.run(Board(7), 7.5, SearchRequest(Budget(playouts=1)))
     assert set(search._replies[search._replies != PASS].tolist()) <= set(Board(7).points())
     search.close()
     # the default policy learns nothing and keeps no table
     plain = Search(SearchConfig(seed=5))
-    plain.run(board, 7.5, Budget(playouts=100))
+    plain.run(board, 7.5, SearchRequest(Budget(playouts=100)))
     assert plain._replies.shape == (3, 1, 1)
     plain.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from goengine.config import Budget, EngineConfig, SearchConfig
+from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine
 from goengine.kernels import rng as krng
 from goengine.kernels import select as ks
@@ -31,7 +31,7 @@ def test_the_scores_are_those_the_kernels_select_by():
         engine = Engine(EngineConfig(size=9, search=SearchConfig(rule="kl-ucb-rave", threads=1, reuse_tree=False)))
         for move in moves:
             engine.game.play(*move.split())
-        result = engine.analyze(budget=Budget(playouts=400))
+        result = engine.analyze(request=SearchRequest(Budget(playouts=400)))
         full, mix = root_choices.root_scores(result)
         order = [s.move for s in result.stats]  # the result's order, most visited first
         tree = engine._search.trees[0]

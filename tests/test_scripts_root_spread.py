@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from goengine.config import Budget
+from goengine.config import Budget, SearchRequest
 from goengine.engine import Engine
 from goengine.lab.gamefiles import record_position
 
@@ -57,7 +57,7 @@ def test_config_is_the_commands_with_one_thread_and_a_fresh_tree():
 def _spread(options: str, playouts: int) -> tuple[float, int, int]:
     engine = Engine(dataclasses.replace(root_spread.config_of(options, seed=3), size=9))
     engine.load_position(record_position(_record(0, ["B E5", "W C3"]), 2))
-    result = engine.analyze(budget=Budget(playouts=playouts))
+    result = engine.analyze(request=SearchRequest(Budget(playouts=playouts)))
     searched = sum(s.visits for s in result.stats)
     share, wide = root_spread.root_spread(result)
     engine.close()

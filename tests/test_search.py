@@ -20,11 +20,11 @@ import time
 
 import numpy as np
 import pytest
-from helpers import SETTLED, BatchClock, run
+from helpers import SETTLED, BatchClock, make_search, run
 
 from goengine import coords, rules
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board
-from goengine.config import Budget, SearchConfig
+from goengine.config import Budget, SearchRequest
 from goengine.kernels import board as kb
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
@@ -42,16 +42,6 @@ def pt(board: Board, vertex: str) -> int:
 
 def name(board: Board, p: int) -> str:
     return coords.to_gtp(board.size, p)
-
-
-RESEARCH = {"playout": "uniform", "prior": "none", "expand_at": 1}  # the setting these tests describe
-
-
-def make_search(rule: str = "ucb1", **config) -> Search:
-    """A search in the research setting (uniform playouts, no prior, expansion on the second visit) unless told."""
-    for key, value in RESEARCH.items():
-        config.setdefault(key, value)
-    return Search(SearchConfig(rule=rule, **config))
 
 
 def tree_moves(board: Board, search: Search, node: int = 0) -> list[str]:
@@ -424,7 +414,7 @@ def test_widening_orders_new_children_by_the_prior():
         tree = search.trees[0]
         children = list(tree.children(0))
         order = [int(tree.ti[kt.MOVE, c]) for c in children]
-        prior = search.root_prior()
+        prior = search.reader.root_prior()
         if widen == 0.0:
             assert order == moves
         else:
@@ -980,7 +970,7 @@ def test_a_node_searched_once_holds_the_area_score_its_win_was_judged_by():
         board.play(board.to_move, pt(board, v))
     komi = 7.5
     search = make_search("ucb1", playouts=3000, seed=4)
-    search.run(board, komi, Budget(playouts=3000))
+    search.run(board, komi, SearchRequest(Budget(playouts=3000)))
     tree = search.trees[0]
     depth = node_depths(tree)
     once = [i for i in range(1, tree.nodes) if tree.ti[kt.VISITS, i] == 1]
@@ -1001,7 +991,7 @@ def test_the_owners_counted_add_up_to_the_roots_score(threads, parallel):
     for v in ("E5", "C3", "G7", "D6"):
         board.play(board.to_move, pt(board, v))
     search = make_search("rave", playouts=2000, threads=threads, playout="heavy", parallel=parallel)
-    result = search.run(board, 7.5, Budget(playouts=2000), ownership=True)
+    result = search.run(board, 7.5, SearchRequest(Budget(playouts=2000), ownership=True))
     assert result.ownership is not None and search._root_ownership() is not None
     for tree in search.trees:
         assert tree.owner_iterations == tree.ti[kt.VISITS, 0]
@@ -1021,14 +1011,14 @@ def test_the_owners_counted_add_up_to_the_roots_score(threads, parallel):
 def test_the_owners_start_again_for_a_new_position_and_add_up_for_the_same_one():
     board = Board(9)
     search = make_search("ucb1")
-    search.run(board, 7.5, Budget(playouts=300), ownership=True)
-    search.run(board, 7.5, Budget(playouts=200))  # not counted
-    search.run(board, 7.5, Budget(playouts=400), ownership=True)
+    search.run(board, 7.5, SearchRequest(Budget(playouts=300), ownership=True))
+    search.run(board, 7.5, SearchRequest(Budget(playouts=200)))  # not counted
+    search.run(board, 7.5, SearchRequest(Budget(playouts=400), ownership=True))
     assert search.trees[0].owner_iterations == 700
     board.play(BLACK, pt(board, "E5"))
-    assert search.run(board, 7.5, Budget(playouts=100)).playouts == 100
+    assert search.run(board, 7.5, SearchRequest(Budget(playouts=100))).playouts == 100
     assert search._root_ownership() is None  # a new position, and nothing counted there yet
-    search.run(board, 7.5, Budget(playouts=250), ownership=True)
+    search.run(board, 7.5, SearchRequest(Budget(playouts=250), ownership=True))
     assert search.trees[0].owner_iterations == 250
 
 
@@ -1037,7 +1027,7 @@ def test_a_settled_position_gives_its_exact_score_and_owners():
     ends with Black 15 (A-C), White 10 (D-E), and the owners are the columns'."""
     board = Board.from_ascii(SETTLED)
     search = make_search("ucb1", playout="heavy")
-    result = search.run(board, 7.5, Budget(playouts=200), ownership=True)
+    result = search.run(board, 7.5, SearchRequest(Budget(playouts=200), ownership=True))
     assert [s.move for s in result.stats] == [PASS]  # no other move: the eyes are not filled
     assert result.mean_area == result.stats[0].mean_area == 5.0
     mean, spread = result.ownership, result.ownership_stdev
@@ -1045,109 +1035,3 @@ def test_a_settled_position_gives_its_exact_score_and_owners():
         for c in range(5):
             assert mean[coords.point(5, r, c)] == (1.0 if c < 3 else -1.0)
             assert spread[coords.point(5, r, c)] == 0.0
-
-
-# ---- the prior seam
-
-
-def test_root_statistics_leave_out_the_priors_virtual_visits_and_wins():
-    """A prior writes virtual visits and wins into VISITS / WINS when a node is expanded
-    (kernels.prior); the search recomputes what it gave the root's children (``root_prior``) and
-    reports what it searched apart from it. With the prior ``none`` there is nothing to take out."""
-    board = Board(9)
-    search = make_search("ucb1", playouts=400, threads=2, parallel="root")
-    searched = {s.move: (s.visits, s.wins) for s in run(search, board, 7.5).stats}
-    assert search.root_prior() == {}
-    # a prior that gave one root move 10 visits and 7 wins, in each of the two trees
-    move = next(iter(searched))
-    for tree in search.trees:
-        child = tree.child(0, move)
-        tree.ti[kt.VISITS, child] += 10
-        tree.tf[kt.WINS, child] += 7.0
-    search.root_prior = lambda: {move: (10, 7.0)}
-    stats = {s.move: s for s in search._root_stats()}
-    assert (stats[move].visits, stats[move].wins) == searched[move]
-    assert (stats[move].prior_visits, stats[move].prior_wins) == (20, 14.0)
-    assert all(s.prior_visits == 0 for m, s in stats.items() if m != move)
-    search.close()
-
-
-def test_the_root_prior_is_what_the_prior_kernel_gives_the_root_position(monkeypatch):
-    """``root_prior`` calls the expansion's own kernel on the root position and the root's moves."""
-    from goengine.kernels import prior as kprior
-
-    calls = []
-
-    def fake_prior(prior, params, knowledge, pts, meta, zobrist, ti, tf, first, count, scratch):
-        calls.append((int(prior), int(meta[kb.TO_MOVE]), int(first), int(count)))
-        for k in range(first, first + count):
-            ti[kt.VISITS, k] += 3
-            tf[kt.WINS, k] += 1.5
-
-    board = Board(9)
-    board.play(BLACK, "E5")
-    search = make_search("ucb1", playouts=200)
-    run(search, board, 7.5)
-    search.kernel.settings[ksearch.PRIOR] = 7  # any prior but none
-    monkeypatch.setattr(kprior, "init_children", fake_prior)
-    got = search.root_prior()
-    moves = [int(search.trees[0].ti[kt.MOVE, ch]) for ch in search.trees[0].children(0)]
-    assert calls == [(7, WHITE, 1, len(moves))]
-    assert got == {m: (3, 1.5) for m in moves}
-
-
-def test_the_root_prior_is_read_once_a_root_and_the_leaders_come_from_the_roots_moves(monkeypatch):
-    """``root_prior`` calls the prior kernel once for a root and its children, however often a
-    search asks (its results, a clock's stop test), and again for the next root; ``root_leaders``
-    gives the two most visited moves of the result, searched visits only, and the playouts of
-    the search."""
-    from goengine.kernels import prior as kprior
-
-    calls = []
-    real = kprior.init_children
-
-    def counting_prior(*args):
-        calls.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(kprior, "init_children", counting_prior)
-    board = Board(9)
-    search = Search(SearchConfig(prior="heuristic", playouts=600, seed=3))
-    result = run(search, board, 7.5)
-    first = search.root_prior()
-    assert len(calls) == 1 and search.root_prior() == first and len(calls) == 1
-    best, second, playouts = search.root_leaders()
-    assert len(calls) == 1
-    assert best == (result.stats[0].visits, result.stats[0].winrate)
-    assert second == (result.stats[1].visits, result.stats[1].winrate)
-    assert playouts == result.playouts == 600
-    board.play(BLACK, "E5")
-    run(search, board, 7.5)
-    search.root_prior()
-    assert len(calls) == 2  # the new root's result read it once, and this call found it read
-    search.close()
-
-
-@pytest.mark.parametrize("prior", ["none", "heuristic", "movemodel"])
-def test_the_visits_along_a_principal_variation_are_its_nodes_searched_visits(prior):
-    """``pv_visits``: the first is the move's searched visits; each later one the node's visits
-    less what the prior gave it (with no prior, the node's visits as they stand). A node's visits
-    all pass through its parent, so they never grow along the line."""
-    board = Board(9)
-    board.play(BLACK, "E5")
-    search = make_search("rave", prior=prior, playout="heavy", expand_at=2, playouts=3000)
-    result = search.run(board, 7.5, Budget(playouts=3000), pv_visits=True)
-    tree = search.trees[0]
-    checked = 0
-    for s in result.stats[:3]:
-        assert len(s.pv_visits) == len(s.pv) and s.pv_visits[0] == s.visits
-        assert all(a >= b >= 0 for a, b in zip(s.pv_visits, s.pv_visits[1:], strict=False))
-        node = tree.child(0, s.move)
-        for move, counted in zip(s.pv[1:], s.pv_visits[1:], strict=True):
-            node = tree.child(node, move)
-            raw = int(tree.ti[kt.VISITS, node])
-            assert counted == raw if prior == "none" else counted <= raw
-            checked += 1
-    assert checked >= 3
-    assert all(s.pv_visits == () for s in search.run(board, 7.5, Budget(playouts=200)).stats)
-    search.close()

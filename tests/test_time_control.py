@@ -172,10 +172,10 @@ def test_time_settings_and_clear_board_reset_the_clocks_and_undo_leaves_them():
 def test_charge_keeps_the_worst_overhead_beyond_the_search():
     engine = Engine(EngineConfig(search=SearchConfig(playouts=50)))
     engine.clocks.start(time_settings_from_gtp(30, 0, 0))
-    result = engine.genmove(BLACK).search
+    result = engine.genmove(BLACK).result
     engine.move_answered(BLACK, result.seconds + 0.2)
     assert engine.clocks.overhead == pytest.approx(0.2)
-    result = engine.genmove(WHITE).search
+    result = engine.genmove(WHITE).result
     engine.move_answered(WHITE, result.seconds + 0.05)
     assert engine.clocks.overhead == pytest.approx(0.2)  # the worst
 
@@ -407,9 +407,9 @@ def clock_genmove(monkeypatch, extend=None, seconds=None, leaders=None, **settin
     budgets = []
     run = engine._search.run
 
-    def recording_run(board, komi, budget, **kwargs):
-        budgets.append(budget)
-        return run(board, komi, budget, **kwargs)
+    def recording_run(board, komi, request):
+        budgets.append(request.budget)
+        return run(board, komi, request)
 
     monkeypatch.setattr(engine._search, "run", recording_run)
     clock = BatchClock(monkeypatch, step=0.05)
@@ -421,7 +421,7 @@ def clock_genmove(monkeypatch, extend=None, seconds=None, leaders=None, **settin
             return (*leaders(playouts), playouts)
 
         monkeypatch.setattr(engine._search, "root_leaders", root_leaders)
-    result = engine.genmove(BLACK).search
+    result = engine.genmove(BLACK).result
     (budget,) = budgets
     return budget, result, clock
 

@@ -36,7 +36,7 @@ from goengine import version
 from goengine.analysis import response
 from goengine.analysis.query import MAX_LINE_BYTES, Action, Defaults, Query, QueryError, Turn, read
 from goengine.config import Budget, EngineConfig
-from goengine.engine import Engine, SearchResult
+from goengine.engine import Engine, SearchRequest, SearchResult
 from goengine.sgf import SgfPosition
 
 
@@ -257,15 +257,15 @@ class AnalysisServer:
                 reported[0] = now
                 self.send(answer(result, True))
 
-        result = engine.analyze(
-            turn.to_move,
+        request = SearchRequest(
             budget,
             callback=report if every is not None else None,
-            callback_interval=min(every, first) if every is not None else 1.0,
+            interval=min(every, first) if every is not None else 1.0,
             ownership=query.ownership or query.ownership_stdev,
-            should_stop=job.terminated.is_set,
             pv_visits=query.pv_visits,
+            should_stop=job.terminated.is_set,
         )
+        result = engine.analyze(turn.to_move, request)
         if result.visits == 0 and job.terminated.is_set():
             self.send(response.no_results(query.query_id, turn.number))
         else:

@@ -4,14 +4,15 @@ Lizzie: the score and the ownership map) and ``cgos-genmove_analyze`` (the compu
 CGOS, which shows a bot's analysis beside its games). GoGui's analyze commands are
 ``goengine.gtp.gogui``.
 
-Every line written here formats one ``SearchResult`` (``goengine.search``'s immutable answer of a
-search) and nothing else: the moves, their figures and principal variations, the root's figures
+Every line written here formats one ``SearchResult`` (``goengine.result``: the immutable answer of
+a search) and nothing else: the moves, their figures and principal variations, the root's figures
 and the ownership map all come from it, so a report is consistent in itself whatever the search
 does next.
 
 Reading guide: ``analysis_request`` reads both formats' arguments into an ``AnalysisRequest``;
 ``info_line`` is Leela Zero's format and ``kata_line`` KataGo's; ``AnalysisCommands._analyze``
-streams one of them, one result a report, until the next line of input. ``cgos_json`` is CGOS's
+streams one of them, one result a report, from one search that runs until the next line of input
+(its request's callback, the way every analysis streams: ``config.SearchRequest``). ``cgos_json`` is CGOS's
 one line of JSON after the search.
 """
 
@@ -25,11 +26,12 @@ from dataclasses import dataclass
 
 from goengine import coords
 from goengine.board import BLACK
-from goengine.engine import Budget, MoveStats, SearchResult
+from goengine.engine import Budget, MoveStats, SearchRequest, SearchResult
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import STREAMED, GtpError, color, integer, number, syntax_error
 
 PV_SHOWN = 12  # moves of a principal variation an analysis line gives (the move included)
+ANALYSIS_SECONDS = 86400.0  # lz-analyze's and kata-analyze's budget: they search until the next line
 
 
 @dataclass
@@ -272,23 +274,23 @@ class AnalysisCommands(CommandGroup):
 
     def _analyze(self, args: list[str], kata: bool) -> object:
         request = analysis_request(args, self.game.to_move, need_color=False, kata=kata)
-        one_report = Budget(seconds=request.interval)
-        ownership = request.ownership or request.ownership_stdev
+        search = SearchRequest(
+            Budget(seconds=ANALYSIS_SECONDS),
+            callback=lambda result: self._stream(result, request, kata),
+            interval=request.interval,
+            ownership=request.ownership or request.ownership_stdev,
+            pv_visits=request.pv_visits,
+            should_stop=self.gtp.input_pending,
+        )
 
         def body() -> None:
+            # one search, reporting every interval, until the next line of input; should it end
+            # first (nothing to search: a finished game; a root of 2^31 visits), its last result
+            # is reported every interval until then
+            result = self.engine.analyze(request.color, search)
             while not self.gtp.input_pending():
-                # one search, and one report of its result, per interval; the tree (and the
-                # owners it counts) is kept from one to the next
-                result = self.engine.analyze(
-                    request.color,
-                    one_report,
-                    ownership=ownership,
-                    should_stop=self.gtp.input_pending,
-                    pv_visits=request.pv_visits,
-                )
                 self._stream(result, request, kata)
-                if result.playouts == 0 and not self.gtp.input_pending():
-                    time.sleep(request.interval)  # nothing to search (e.g. a finished game)
+                time.sleep(request.interval)
 
         return self._streaming(body)
 
@@ -296,17 +298,16 @@ class AnalysisCommands(CommandGroup):
         request = analysis_request(args, self.game.to_move, need_color=True, kata=kata)
 
         def body() -> None:
-            decision = self.gtp.genmove(
-                request.color,
-                commit=True,
+            search = SearchRequest(
                 callback=lambda r: self._stream(r, request, kata),
                 interval=request.interval,
                 ownership=request.ownership or request.ownership_stdev,
                 pv_visits=request.pv_visits,
             )
+            decision = self.gtp.genmove(request.color, commit=True, request=search)
             # the search's final figures once more, as KataGo does: a search shorter than the
             # interval has reported nothing yet
-            self._stream(decision.search, request, kata)
+            self._stream(decision.result, request, kata)
             self.gtp.write(f"play {self.gtp.vertex_text(decision.move)}\n")
 
         return self._streaming(body)
@@ -336,6 +337,6 @@ class AnalysisCommands(CommandGroup):
         ``play MOVE``. The search counts who owns each point, for the ownership string."""
         if len(args) != 1:
             raise syntax_error()
-        decision = self.gtp.genmove(color(args[0]), commit=True, ownership=True)
-        analysis = cgos_json(decision.search, self.gtp.vertex_text, self.game.size)
+        decision = self.gtp.genmove(color(args[0]), commit=True, request=SearchRequest(ownership=True))
+        analysis = cgos_json(decision.result, self.gtp.vertex_text, self.game.size)
         return f"{analysis}\nplay {self.gtp.vertex_text(decision.move)}"

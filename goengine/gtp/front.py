@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from goengine import coords, version
 from goengine.board import BLACK
-from goengine.engine import RESIGN, Decision, Engine
+from goengine.engine import RESIGN, Decision, Engine, SearchRequest
 from goengine.gtp import protocol
 from goengine.gtp.analysis import AnalysisCommands
 from goengine.gtp.game import GameCommands
@@ -78,34 +78,20 @@ class GtpEngine(Protocol):
         return coords.to_gtp(self.engine.game.size, p)
 
     def genmove(
-        self,
-        color: int,
-        commit: bool,
-        cleanup: bool = False,
-        callback=None,
-        interval: float = 1.0,
-        ownership: bool = False,
-        pv_visits: bool = False,
+        self, color: int, commit: bool, cleanup: bool = False, request: SearchRequest | None = None
     ) -> Decision:
-        """Search for ``color`` (and play the move with ``commit``), log the result, and return the
-        decision: the core of ``genmove``, ``reg_genmove``, ``kgs-genmove_cleanup``,
-        ``lz-genmove_analyze``, ``kata-genmove_analyze`` and ``cgos-genmove_analyze``."""
-        decision = self.engine.genmove(
-            color,
-            commit=commit,
-            cleanup=cleanup,
-            callback=callback,
-            callback_interval=interval,
-            ownership=ownership,
-            pv_visits=pv_visits,
-        )
+        """Search for ``color`` as ``request`` asks (``Engine.genmove``; play the move with
+        ``commit``), log the result, and return the decision: the core of ``genmove``,
+        ``reg_genmove``, ``kgs-genmove_cleanup``, ``lz-genmove_analyze``, ``kata-genmove_analyze``
+        and ``cgos-genmove_analyze``."""
+        decision = self.engine.genmove(color, commit=commit, cleanup=cleanup, request=request)
         if commit:
             self._mover = color  # its clock is charged once the answer has left (``answered``)
         self._log_decision(color, decision)
         return decision
 
     def _log_decision(self, color: int, decision: Decision) -> None:
-        result = decision.search
+        result = decision.result
         summary = ", ".join(f"{self.vertex_text(s.move)} {s.visits} {s.winrate:.3f}" for s in result.stats[:5])
         extra = f", extra komi {result.extra_komi:g}" if result.extra_komi else ""
         self.log(

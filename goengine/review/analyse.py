@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from goengine.board import BLACK, PASS
 from goengine.config import Budget, EngineConfig
-from goengine.engine import Engine, SearchResult
+from goengine.engine import Engine, SearchRequest, SearchResult
 from goengine.jobs import Runner
 from goengine.review.game import Position
 from goengine.sgf import SgfPosition
@@ -74,7 +74,7 @@ def analyse(position: Position, config: EngineConfig, budget: Budget) -> Analysi
         setup, moves = list(position.setup), list(position.moves)
         # a record's moves, as ``game.read`` replayed them: one may repeat an earlier position
         engine.load_position(SgfPosition(position.size, position.komi, setup, moves, to_move=position.first), False)
-        return Analysis.of(engine.analyze(position.to_move, budget))
+        return Analysis.of(engine.analyze(position.to_move, SearchRequest(budget)))
     finally:
         engine.close()
 
