@@ -43,7 +43,7 @@ import time
 import reference
 
 from goengine import parallel as parallel_search
-from goengine import policies, priors, rules
+from goengine import policies, priors, selection
 from goengine.board import Board
 from goengine.config import Budget, SearchConfig, SearchRequest
 from goengine.search import Search
@@ -221,10 +221,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rules",
         nargs="+",
-        default=list(rules.RULES),
-        choices=list(rules.RULES),
+        default=list(selection.RULES),
+        choices=list(selection.RULES),
         metavar="RULE",
-        help="selection rules (default: all: " + " ".join(rules.RULES) + ")",
+        help="selection rules (default: all: " + " ".join(selection.RULES) + ")",
     )
     parser.add_argument("--sizes", type=int, nargs="+", default=[9, 19], help="board sizes (default 9 19)")
     parser.add_argument(

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 
-from goengine import dynkomi, parallel, players, policies, priors, rules
+from goengine import dynkomi, parallel, players, policies, priors, selection
 from goengine.coords import BOARD_SIZES  # the sizes a game may have; here for the settings' users
 from goengine.kernels import COMPILE_TIME as COMPILE_TIME  # the first compile's cost, for the command lines
 from goengine.kernels.tree import BYTES_PER_NODE
@@ -193,7 +193,7 @@ class Chosen:
 
 
 CHOSEN: tuple[Chosen, ...] = (
-    Chosen("rule", "params", rules.RULES, "selection_rule", "--rule", "--param"),
+    Chosen("rule", "params", selection.RULES, "selection_rule", "--rule", "--param"),
     Chosen("playout", "playout_params", policies.POLICIES, "playout_policy", "--playout", "--playout-param"),
     Chosen("prior", "prior_params", priors.PRIORS, "prior_knowledge", "--prior", "--prior-param"),
     Chosen("dynkomi", "dynkomi_params", dynkomi.DYNKOMI, "dynamic_komi", "--dynkomi", "--dynkomi-param"),
@@ -208,7 +208,7 @@ class SearchConfig:
     """How the engine searches. Every field is checked when the object is built (ValueError).
 
     ``rule``, ``playout``, ``prior``: the selection rule, the playout policy and the prior, by
-    name (``goengine.rules``, ``goengine.policies``, ``goengine.priors``), each with its parameter
+    name (``goengine.selection``, ``goengine.policies``, ``goengine.priors``), each with its parameter
     overrides (``params``, ``playout_params``, ``prior_params``: sorted ``(name, number)`` pairs;
     a parameter's words and named values are read and stored as its name and number).
     ``dynkomi``, ``dynkomi_params``: the dynamic komi of the engine's moves (``goengine.dynkomi``),

@@ -1,7 +1,7 @@
 """The playout-policy registry: names, parameters with their defaults, and sources.
 
 A playout policy is chosen by name (``--playout``, ``goengine-set playout NAME``), as the
-selection rules are (``goengine.rules``; the shared shape is ``goengine.registry``): its kernel
+selection rules are (``goengine.selection``; the shared shape is ``goengine.registry``): its kernel
 lives in ``goengine.kernels.policy`` and is dispatched there by the id below.
 
 - ``uniform``: every legal move that does not fill the mover's own eye is equally likely (the

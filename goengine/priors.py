@@ -1,7 +1,7 @@
 """The prior registry: names, parameters with their defaults, and sources.
 
 A prior is chosen by name (``--prior``, ``goengine-set prior NAME``), as the selection rules are
-(``goengine.rules``; the shared shape is ``goengine.registry``): its kernel lives in
+(``goengine.selection``; the shared shape is ``goengine.registry``): its kernel lives in
 ``goengine.kernels.prior`` and gives a newly expanded node's children their initial (virtual)
 visits and wins.
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from goengine import mogo3x3, movemodel, policies, priors, rules
+from goengine import mogo3x3, movemodel, policies, priors, selection
 from goengine.board import PASS, ZOBRIST, Board
 from goengine.config import CHOSEN, SearchConfig, SearchRequest
 from goengine.kernels import board as kb
@@ -97,7 +97,7 @@ class KernelSettings:
             name = getattr(config, chosen.field)
             settings[slots[chosen.field]] = chosen.registry[name].id
             params[rows[chosen.field]] = chosen.registry.array(name, getattr(config, chosen.params_field))
-        settings[ksearch.NEEDS_AMAF] = int(rules.get(config.rule).needs_amaf)
+        settings[ksearch.NEEDS_AMAF] = int(selection.get(config.rule).needs_amaf)
         settings[ksearch.LEARN_REPLIES] = int(policies.learns_replies(config.playout, config.playout_params))
         settings[ksearch.EXPAND_AT] = config.expand_at
         params[ksearch.SCALARS, ksearch.WIDEN] = config.widen

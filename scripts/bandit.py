@@ -6,7 +6,7 @@
 Ten Bernoulli machines, 10,000 pulls; the total reward as a function of the exploration coefficient
 gamma, for UCB1-Tuned (eq. 1.1-1.2 with gamma) and Beta-UCB (eq. 2.1-2.2 with gamma/2, as in section
 3.1), in three ranges of machine means: [0.2, 0.4], [0.4, 0.6], [0.6, 0.8]. Every other rule of
-``goengine.rules`` runs once at its default parameters, as a reference. The machines are played by
+``goengine.selection`` runs once at its default parameters, as a reference. The machines are played by
 ``goengine.kernels.bandit``, which chooses arms with the tree's own ``kernels.select.select_best``.
 
 Reading guide: ``main`` parses the flags and calls ``experiment``; ``experiment`` builds the
@@ -44,7 +44,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from goengine import rules
+from goengine import selection
 from goengine.kernels import bandit as kb
 
 RANGES = ((0.2, 0.4), (0.4, 0.6), (0.6, 0.8))
@@ -64,18 +64,18 @@ class Config:
 
     @property
     def label(self) -> str:
-        return rules.describe(self.rule, **dict(self.params))
+        return selection.describe(self.rule, **dict(self.params))
 
 
 def configurations(gammas, references=True) -> list[Config]:
     """The swept rules at every gamma, the baseline at its default gamma (if not in the grid), then
     every other registered rule at its defaults."""
     configs = [Config(rule, (("gamma", float(g)),), float(g)) for rule in SWEPT for g in gammas]
-    default_gamma = rules.get(BASELINE).defaults["gamma"]
+    default_gamma = selection.get(BASELINE).defaults["gamma"]
     if references:
         if default_gamma not in [float(g) for g in gammas]:
             configs.append(Config(BASELINE, (("gamma", default_gamma),), default_gamma))
-        configs += [Config(name, (), None) for name in rules.RULES if name not in SWEPT]
+        configs += [Config(name, (), None) for name in selection.RULES if name not in SWEPT]
     return configs
 
 
@@ -106,9 +106,9 @@ def simulate(
     if pulls < 0:
         raise ValueError("pulls must be non-negative")
     ids = np.zeros(len(configs), dtype=np.int64)
-    params = np.zeros((len(configs), rules.RULES.max_params), dtype=np.float64)
+    params = np.zeros((len(configs), selection.RULES.max_params), dtype=np.float64)
     for c, config in enumerate(configs):
-        rule_id, array = rules.resolve(config.rule, **dict(config.params))
+        rule_id, array = selection.resolve(config.rule, **dict(config.params))
         ids[c] = rule_id
         params[c, : array.shape[0]] = array
     rewards = np.zeros((len(configs), means.shape[0]), dtype=np.float64)
@@ -137,7 +137,7 @@ def summarise(configs, rewards, counts, means, pulls, lo, hi, layout, seed) -> l
     gaps = best[:, None] - means
     is_best = means == best[:, None]
     index = {(c.rule, c.gamma): i for i, c in enumerate(configs)}
-    default_gamma = rules.get(BASELINE).defaults["gamma"]
+    default_gamma = selection.get(BASELINE).defaults["gamma"]
     rows = []
     for c, config in enumerate(configs):
         reward, se = mean_se(rewards[c])
@@ -368,7 +368,7 @@ def plot(rows: list[dict], meta: dict, path: Path) -> bool:
     fig, axes = plt.subplots(
         2, len(ranges), figsize=(5.2 * len(ranges), 8.5), squeeze=False, gridspec_kw={"height_ratios": [3, 2]}
     )
-    ref_names = [n for n in rules.RULES if n not in SWEPT]
+    ref_names = [n for n in selection.RULES if n not in SWEPT]
     cmap = plt.get_cmap("tab10")
     styles = {n: (cmap(2 + i % 8), ("--", ":", "-.")[i % 3]) for i, n in enumerate(ref_names)}
     amaf_note = {"rave": "greedy", "kl-ucb-rave": "= kl-ucb"}

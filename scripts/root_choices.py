@@ -37,7 +37,7 @@ from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine, SearchResult
 from goengine.kernels import select as ks
 from goengine.lab.gamefiles import folder_positions
-from goengine.rules import RULES
+from goengine.selection import RULES
 
 KL = "kl-ucb-rave"
 RAVE = "rave"

@@ -40,7 +40,7 @@ from goengine.engine import Engine, SearchResult
 from goengine.kernels import rng as krng
 from goengine.kernels import select as ks
 from goengine.lab.gamefiles import folder_positions
-from goengine.rules import RULES
+from goengine.selection import RULES
 
 BONUS_VISITS = (1, 10, 100, 1000)
 MIN_SHARE = 0.01

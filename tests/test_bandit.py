@@ -16,7 +16,7 @@ import numba
 import numpy as np
 import pytest
 
-from goengine import rules
+from goengine import selection
 from goengine.kernels import bandit as kb
 from goengine.kernels import select as ks
 from goengine.kernels.rng import rand_float
@@ -62,7 +62,7 @@ def test_kernel_matches_a_slow_loop_over_select_best():
     configs = [config("ucb1-tuned", gamma=0.7), config("beta-ucb", gamma=0.7), config("thompson"), config("kl-ucb")]
     rewards, counts = bs.simulate(configs, means, 300, seed=11, first_run=4)
     for c, cfg in enumerate(configs):
-        rule_id, params = rules.resolve(cfg.rule, **dict(cfg.params))
+        rule_id, params = selection.resolve(cfg.rule, **dict(cfg.params))
         for r in range(3):
             total, n = naive_play(rule_id, params, means[r], 300, 11, 4 + r)
             assert rewards[c, r] == total
@@ -165,7 +165,7 @@ def test_quick_script_writes_csv_table_and_figure(tmp_path, capsys):
     assert "Beta-UCB" in out and "No AMAF" in out and "each at its best gamma" in out
     with (tmp_path / "bandit.csv").open() as f:
         rows = list(csv.DictReader(f))
-    n_refs = len(rules.RULES) - 2
+    n_refs = len(selection.RULES) - 2
     assert len(rows) == 3 * (2 * 2 + n_refs)
     beta = [r for r in rows if r["rule"] == "beta-ucb"]
     assert all(r["diff_vs_ucb1_tuned"] != "" and r["se_diff"] != "" and r["runs"] == "6" for r in beta)

@@ -24,7 +24,7 @@ from goengine.board import random_game
 from goengine.config import CHOSEN, EngineConfig, SearchConfig
 from goengine.dynkomi import DYNKOMI
 from goengine.policies import POLICIES
-from goengine.rules import RULES
+from goengine.selection import RULES
 
 
 def configured(*argv: str) -> EngineConfig:

@@ -16,7 +16,7 @@ from helpers import DEAD_STONE, set_up
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goengine import coords, rules
+from goengine import coords, selection
 from goengine.board import BLACK, PASS, WHITE, Board, IllegalMove
 from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import (
@@ -93,7 +93,7 @@ O O O O O
 . O . O .
 """
 
-DECIDING_RULES = list(rules.RULES)
+DECIDING_RULES = list(selection.RULES)
 
 
 def research_engine(diagram: str, komi: float, rule: str, **search) -> Engine:

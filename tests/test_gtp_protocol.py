@@ -51,7 +51,7 @@ from helpers import BatchClock, recorded_decisions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from goengine import policies, priors, rules, version
+from goengine import policies, priors, selection, version
 from goengine.config import CHOSEN, SETTINGS, EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine, protocol, serve
@@ -115,9 +115,9 @@ NUMBERS |= _pick("Infinity", "1_0", "0x10", "6,5", "1.", ".5", "--1", "+5", 10**
 VERTICES = _pick("a1", "A1", "c3", "e5", "E5", "j9", "t19", "T20", "i5", "z1", "a0", "a-1", "aa", "1a", "a")
 VERTICES |= _pick("pass", "PASS", "resign", "a99999999999999999999", "e5e5")
 COLOURS = _pick("b", "w", "B", "W", "black", "white", "BLACK", "x", "bw", "1", "2")
-PARAMETER_NAMES = sorted({name for r in rules.RULES.values() for p in r.params for name in (p.name, p.words)})
+PARAMETER_NAMES = sorted({name for r in selection.RULES.values() for p in r.params for name in (p.name, p.words)})
 SETTING_KEYS = _pick(*(s.key for s in SETTINGS), *(c.field for c in CHOSEN), *PARAMETER_NAMES, "foo", "playout.x")
-SETTING_VALUES = INTS | NUMBERS | _pick(*rules.RULES, "none", "off", "hand", "mse", "KL-UCB", "uniform")
+SETTING_VALUES = INTS | NUMBERS | _pick(*selection.RULES, "none", "off", "hand", "mse", "KL-UCB", "uniform")
 KEYWORDS = _pick("alive", "dead", "seki", "none", "absolute", "byoyomi", "canadian", "fischer", "interval")
 KEYWORDS |= _pick("minmoves", "maxmoves", "min_visits", "minvisits", "b", "w")
 KEYWORDS |= _pick("ownership", "ownershipStdev", "rootInfo", "pvVisits", "true", "false")
@@ -292,7 +292,7 @@ def test_no_setting_value_makes_a_command_crash():
         for value in EXTREME_VALUES:
             probe(harness, f"goengine-set {setting.key} {value}")
             harness.ok(f"goengine-set {setting.key} {setting.format(getattr(start, setting.key))}")
-    for name, rule in rules.RULES.items():
+    for name, rule in selection.RULES.items():
         for param in rule.params:
             for value in EXTREME_VALUES:
                 harness.ok(f"goengine-set rule {name}")

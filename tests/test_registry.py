@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pytest
 
-from goengine import policies, priors, rules
+from goengine import policies, priors, selection
 from goengine.registry import Choice, Param, Registry
 
 SCHEDULE = Param(
@@ -242,7 +242,7 @@ def test_describe_writes_every_parameter_in_declared_order_as_format_writes_it()
     assert SHAPES.describe("plain") == "plain"
 
 
-@pytest.mark.parametrize("registry", [rules.RULES, policies.POLICIES, priors.PRIORS], ids=lambda r: r.kind)
+@pytest.mark.parametrize("registry", [selection.RULES, policies.POLICIES, priors.PRIORS], ids=lambda r: r.kind)
 def test_the_real_registries_describe_and_read_back_their_defaults(registry):
     """Every value ``describe`` writes is read back by ``parse`` as the very same number (UCB1's
     c, sqrt 2, is written in full, not as %g's 1.41421): what a log or a match record shows can be

@@ -14,7 +14,7 @@ from goengine.engine import Engine
 from goengine.kernels import rng as krng
 from goengine.kernels import select as ks
 from goengine.kernels import tree as kt
-from goengine.rules import RULES
+from goengine.selection import RULES
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "root_choices.py"
 spec = importlib.util.spec_from_file_location("root_choices", SCRIPT)

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from helpers import SETTLED, BatchClock, make_search, run
 
-from goengine import coords, rules
+from goengine import coords, selection
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board
 from goengine.config import Budget, SearchRequest
 from goengine.kernels import board as kb
@@ -30,7 +30,7 @@ from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
 from goengine.search import Search
 
-RULES = list(rules.RULES)
+RULES = list(selection.RULES)
 
 
 # ---- helpers
@@ -346,7 +346,7 @@ def test_tree_invariants_hold_after_a_search(rule):
     search = make_search(rule, playouts=2000)
     result = run(search, board, 6.5)
     tree = search.trees[0]
-    assert_tree_invariants(tree, needs_amaf=rules.get(rule).needs_amaf, playouts=2000)
+    assert_tree_invariants(tree, needs_amaf=selection.get(rule).needs_amaf, playouts=2000)
     assert result.nodes == tree.nodes
     assert tree_moves(board, search) == [name(board, p) for p in candidate_moves(board)]
 
@@ -865,7 +865,7 @@ def test_a_time_budget_on_the_real_clock_lasts_at_least_its_seconds(threads):
     assert board.is_legal(BLACK, result.best.move)
 
 
-@pytest.mark.parametrize("rule", [name for name in RULES if rules.get(name).needs_amaf])
+@pytest.mark.parametrize("rule", [name for name in RULES if selection.get(name).needs_amaf])
 def test_amaf_rules_do_not_pass_in_the_opening(rule):
     """Every simulation ends with both players passing, so PASS gets the node's mean as its AMAF
     mean. Without it PASS had no AMAF sample and KL-UCB+RAVE, scoring it by its KL bound alone

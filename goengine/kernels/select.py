@@ -4,7 +4,7 @@ Every rule scores one arm (a child in the tree, a machine in the bandit laborato
 statistics; the caller plays the arm with the highest score and breaks ties at random
 (``select_best``). The tree (``kernels.search``) and the bandit laboratory (``scripts/bandit.py``)
 call the same ``score`` kernel, so each formula exists once. The Python registry
-``goengine.rules`` holds the names, parameter names and defaults, and the papers.
+``goengine.selection`` holds the names, parameter names and defaults, and the papers.
 
 Arguments of every rule (rewards are 1 for a win, 0 for a loss, 1/2 for a draw):
 
@@ -13,7 +13,7 @@ Arguments of every rule (rewards are 1 for a win, 0 for a loss, 1/2 for a draw):
   ``max(t, 1)``;
 - ``aw``, ``an``: the arm's AMAF ("all moves as first") reward sum and count, for RAVE rules;
 - ``params``: float64 array, the rule's parameters at the index constants below (``UCB1_C``,
-  ``RAVE_K``, ...), from which the registry ``goengine.rules`` is built: the registry checks
+  ``RAVE_K``, ...), from which the registry ``goengine.selection`` is built: the registry checks
   that every rule's indices are 0, 1, ... in some order, so no parameter reaches another's slot;
 - ``rng``: the RNG state (``kernels.rng``), for Thompson sampling.
 

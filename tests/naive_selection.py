@@ -1,5 +1,5 @@
 """Slow, obviously correct selection rules in plain Python ``math``: the reference the kernels in
-``goengine.kernels.select`` are tested against (``tests/test_rules.py``).
+``goengine.kernels.select`` are tested against (``tests/test_selection.py``).
 
 Written from the papers (seeds 000 to 004: Stogin et al. 2009; the computer-go list, 2008; Abel
 2024 with Auer et al. 2002; Yang and Kaneko; Fijalkowski and Burczaniuk 2020, listed in full in

@@ -1,7 +1,7 @@
-"""Tests of the selection rules (``goengine.kernels.select``) and their registry (``goengine.rules``).
+"""Tests of the selection rules (``goengine.kernels.select``) and their registry (``goengine.selection``).
 
 Reading guide: the seed 002 worked example first, then hand-computed values (arithmetic in the
-comments), then every rule against the slow reference ``tests/naive_rules.py`` (grid and
+comments), then every rule against the slow reference ``tests/naive_selection.py`` (grid and
 hypothesis), the edge cases the docstrings state, the KL inversion, ``select_best`` (argmax, ties,
 unvisited arms, KL pruning), Thompson sampling, the registry, and the one-signature promise.
 Every random test runs from a fixed seed, so its tolerance is deterministic.
@@ -13,13 +13,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import naive_rules as naive  # tests/naive_rules.py, the slow reference rules
+import naive_selection as naive  # tests/naive_selection.py, the slow reference rules
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goengine import rules
+from goengine import selection
 from goengine.kernels import select as ks
 from goengine.kernels.rng import new_state, rand_below
 
@@ -57,14 +57,14 @@ SEED_002_SLIDES = [
 
 @pytest.mark.parametrize(("slide", "node", "wins", "visits", "parent", "printed", "decimals"), SEED_002_SLIDES)
 def test_ucb1_reproduces_seed_002_worked_example(slide, node, wins, visits, parent, printed, decimals):
-    got = rules.score("ucb1", wins=wins, visits=visits, parent_visits=parent, c=2.0)
+    got = selection.score("ucb1", wins=wins, visits=visits, parent_visits=parent, c=2.0)
     assert round(got, decimals) == printed, f"slide {slide} {node}: {got}"
 
 
 def test_ucb1_seed_002_slide_39_s6_is_printed_truncated():
     # S6 = 5/1 + 2 sqrt(ln 6) = 5 + 2 * 1.338566 = 7.677132: the slide prints 7.67, a truncation
     # (every other value on the slides is rounded, e.g. S5 = 16.677 -> 16.68 on the same slide).
-    got = rules.score("ucb1", wins=5, visits=1, parent_visits=6, c=2.0)
+    got = selection.score("ucb1", wins=5, visits=1, parent_visits=6, c=2.0)
     assert got == pytest.approx(5.0 + 2.0 * math.sqrt(math.log(6.0)), rel=1e-12)
     assert math.floor(got * 100) / 100 == 7.67
     assert round(got, 2) == 7.68
@@ -72,7 +72,7 @@ def test_ucb1_seed_002_slide_39_s6_is_printed_truncated():
 
 @pytest.mark.parametrize(("slide", "parent"), [("27 S6", 4), ("33 S4", 5)])
 def test_ucb1_seed_002_unvisited_node_is_infinite(slide, parent):
-    assert rules.score("ucb1", wins=0, visits=0, parent_visits=parent, c=2.0) == math.inf, slide
+    assert selection.score("ucb1", wins=0, visits=0, parent_visits=parent, c=2.0) == math.inf, slide
 
 
 # --- hand-computed values --------------------------------------------------------------------------
@@ -145,30 +145,30 @@ def test_ucb_minimal_with_a_hugely_negative_c2_takes_the_limit():
     """10^-1e308 underflows to 0: C1 / n^C2 is then +inf for C1 > 0, -inf below, 0 at C1 = 0 (it
     raised ZeroDivisionError inside a search, found by goengine-set c2 -1e308)."""
     args = dict(wins=3, visits=10, parent_visits=50, c2=-1e308)
-    assert rules.score("ucb-minimal", c1=2.5, **args) == math.inf
-    assert rules.score("ucb-minimal", c1=-2.5, **args) == -math.inf
-    assert rules.score("ucb-minimal", c1=0.0, **args) == pytest.approx(0.3)
-    assert rules.score("ucb-minimal", c1=2.5, wins=1, visits=1, parent_visits=5, c2=-1e308) == 3.5  # 1^C2 = 1
+    assert selection.score("ucb-minimal", c1=2.5, **args) == math.inf
+    assert selection.score("ucb-minimal", c1=-2.5, **args) == -math.inf
+    assert selection.score("ucb-minimal", c1=0.0, **args) == pytest.approx(0.3)
+    assert selection.score("ucb-minimal", c1=2.5, wins=1, visits=1, parent_visits=5, c2=-1e308) == 3.5  # 1^C2 = 1
 
 
 @pytest.mark.parametrize(("name", "args", "expected"), HAND_VALUES)
 def test_rule_matches_hand_computation(name, args, expected):
-    assert rules.score(name, **args) == pytest.approx(expected, abs=2e-10)
+    assert selection.score(name, **args) == pytest.approx(expected, abs=2e-10)
 
 
 def test_ucb1_with_c_one_over_sqrt2_is_seed_003_eq_1():
     # seed 003 eq. 1: S/N + sqrt(log t / (2 N)), i.e. C = sqrt(1/2)
     for w, n, t in [(3, 10, 50), (0, 1, 2), (70, 99, 1000)]:
         expected = w / n + math.sqrt(math.log(t) / (2 * n))
-        assert rules.score("ucb1", w, n, t, c=math.sqrt(0.5)) == pytest.approx(expected, rel=1e-12)
+        assert selection.score("ucb1", w, n, t, c=math.sqrt(0.5)) == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize(("bias", "w", "n", "ucb1_w", "ucb1_n"), [(0, 5, 10, 5, 10), (1, 5, 10, 6, 12)])
 def test_beta_mean_ucb_at_rate_one_half_equals_ucb1_with_half_the_constant_squared(bias, w, n, ucb1_w, ucb1_n):
     # seed 001: exp_param sqrt(0.2) is "doubled inside the square root so that when you have an
     # average child-win-rate-2 value of 0.5, the formula returns the same value as before" (sqrt(0.1))
-    got = rules.score("beta-mean-ucb", w, n, 77, c=math.sqrt(0.2), bias=bias)
-    assert got == pytest.approx(rules.score("ucb1", ucb1_w, ucb1_n, 77, c=math.sqrt(0.1)), rel=1e-12)
+    got = selection.score("beta-mean-ucb", w, n, 77, c=math.sqrt(0.2), bias=bias)
+    assert got == pytest.approx(selection.score("ucb1", ucb1_w, ucb1_n, 77, c=math.sqrt(0.1)), rel=1e-12)
 
 
 # --- every rule against the slow reference ---------------------------------------------------------
@@ -189,7 +189,7 @@ RULE_VARIANTS = [(name, params) for name, variants in PARAM_VARIANTS.items() for
 
 def reference_params(name, params):
     """Registry defaults overridden by ``params``, as the reference takes them."""
-    values = rules.get(name).defaults
+    values = selection.get(name).defaults
     values.update(params)
     if "schedule" in values and not isinstance(values["schedule"], str):
         values["schedule"] = "hand" if values["schedule"] == ks.SCHEDULE_HAND else "mse"
@@ -219,7 +219,7 @@ def test_rule_matches_reference_on_grid(name, params):
     bad = []
     for w, n, t in grid():
         for aw, an in amaf:
-            got = rules.score(name, w, n, t, aw, an, **params)
+            got = selection.score(name, w, n, t, aw, an, **params)
             want = naive.score(name, w, n, t, aw, an, **ref)
             if not same(got, want, name):
                 bad.append((w, n, t, aw, an, got, want))
@@ -271,7 +271,7 @@ PARAM_STRATEGIES = {
 def test_rule_matches_reference_on_random_stats(name, data):
     w, n, t, aw, an = data.draw(arm_stats())
     params = data.draw(PARAM_STRATEGIES[name])
-    got = rules.score(name, w, n, t, aw, an, **params)
+    got = selection.score(name, w, n, t, aw, an, **params)
     want = naive.score(name, w, n, t, aw, an, **reference_params(name, params))
     assert same(got, want, name), (got, want)
 
@@ -284,16 +284,16 @@ INFINITE_WHEN_UNVISITED = ["ucb1", "ucb1-tuned", "beta-ucb", "kl-ucb", "rave", "
 @pytest.mark.parametrize("name", INFINITE_WHEN_UNVISITED)
 @pytest.mark.parametrize("parent", [0, 1, 57])
 def test_unvisited_arm_scores_infinity(name, parent):
-    assert rules.score(name, wins=0, visits=0, parent_visits=parent) == math.inf
+    assert selection.score(name, wins=0, visits=0, parent_visits=parent) == math.inf
 
 
 def test_beta_mean_ucb_unvisited_arm_is_infinite_without_the_initial_bias():
-    assert rules.score("beta-mean-ucb", wins=0, visits=0, parent_visits=57, bias=0) == math.inf
+    assert selection.score("beta-mean-ucb", wins=0, visits=0, parent_visits=57, bias=0) == math.inf
 
 
 def test_beta_mean_ucb_initial_bias_makes_unvisited_arm_finite():
     # one win and one loss: 1/2 + C sqrt(ln t * (1/2) / 2) = 1/2 + C sqrt(ln t / 4)
-    got = rules.score("beta-mean-ucb", wins=0, visits=0, parent_visits=57, c=0.7, bias=1)
+    got = selection.score("beta-mean-ucb", wins=0, visits=0, parent_visits=57, c=0.7, bias=1)
     assert got == pytest.approx(0.5 + 0.7 * math.sqrt(math.log(57) / 4), rel=1e-12)
 
 
@@ -301,7 +301,7 @@ def test_beta_mean_ucb_initial_bias_makes_unvisited_arm_finite():
 @pytest.mark.parametrize("c", [0.0, 2.0])
 def test_rave_rules_score_unvisited_arm_by_amaf_mean(name, c):
     # the AMAF mean alone: no exploration term even when c > 0
-    got = rules.score(name, wins=0, visits=0, parent_visits=100, amaf_wins=7.5, amaf_visits=20, c=c)
+    got = selection.score(name, wins=0, visits=0, parent_visits=100, amaf_wins=7.5, amaf_visits=20, c=c)
     assert got == 7.5 / 20
 
 
@@ -309,16 +309,16 @@ def test_rave_rules_score_unvisited_arm_by_amaf_mean(name, c):
 def test_rave_rules_without_amaf_sample_fall_back_to_their_bandit(name):
     w, n, t = 3.0, 10.0, 50.0
     for schedule in ("hand", "mse"):
-        got = rules.score(name, w, n, t, 0.0, 0.0, schedule=schedule, c=0.4)
+        got = selection.score(name, w, n, t, 0.0, 0.0, schedule=schedule, c=0.4)
         if name == "rave":
             assert got == pytest.approx(0.3 + 0.4 * math.sqrt(math.log(50) / 10), rel=1e-12)
         else:
-            assert got == pytest.approx(rules.score("kl-ucb", w, n, t, c=0.4), rel=1e-12)
+            assert got == pytest.approx(selection.score("kl-ucb", w, n, t, c=0.4), rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(20))
 def test_thompson_unvisited_arm_draws_from_unit_interval(seed):
-    assert 0.0 <= rules.score("thompson", wins=0, visits=0, parent_visits=10, seed=seed) < 1.0
+    assert 0.0 <= selection.score("thompson", wins=0, visits=0, parent_visits=10, seed=seed) < 1.0
 
 
 def one_visit_expectations(lt):
@@ -343,12 +343,12 @@ def one_visit_expectations(lt):
 def test_one_visit_scores_follow_docstrings(index):
     t = 20
     name, params, after_loss, after_win = one_visit_expectations(math.log(t))[index]
-    assert rules.score(name, 0, 1, t, **params) == pytest.approx(after_loss, rel=1e-12), name
-    assert rules.score(name, 1, 1, t, **params) == pytest.approx(after_win, rel=1e-12), name
+    assert selection.score(name, 0, 1, t, **params) == pytest.approx(after_loss, rel=1e-12), name
+    assert selection.score(name, 1, 1, t, **params) == pytest.approx(after_win, rel=1e-12), name
 
 
 def test_kl_ucb_one_draw_solves_kl_equal_ln_t():
-    q = rules.score("kl-ucb", 0.5, 1, 20)
+    q = selection.score("kl-ucb", 0.5, 1, 20)
     assert 0.5 < q < 1.0
     assert naive.bernoulli_kl(0.5, q) == pytest.approx(math.log(20), rel=1e-9)
 
@@ -356,7 +356,7 @@ def test_kl_ucb_one_draw_solves_kl_equal_ln_t():
 @pytest.mark.parametrize("name", AMAF_RULES)
 def test_rave_rules_after_one_visit_are_mostly_the_amaf_mean(name):
     # beta = 100 / (1 + 100 + 4 * 100 * 1e-4) = 0.98972; the score is within 1.03 % of the gap
-    got = rules.score(name, 1, 1, 20, 50, 100)
+    got = selection.score(name, 1, 1, 20, 50, 100)
     assert abs(got - 0.5) < 0.011
 
 
@@ -392,7 +392,7 @@ def no_wins_expectations(n, lt):
 def test_all_wins_scores_follow_docstrings(n, index):
     t = 3 * n + 7
     name, params, expected = all_wins_expectations(n, math.log(t))[index]
-    assert rules.score(name, n, n, t, **params) == pytest.approx(expected, rel=1e-12), name
+    assert selection.score(name, n, n, t, **params) == pytest.approx(expected, rel=1e-12), name
 
 
 @pytest.mark.parametrize("n", [2, 40, 5000])
@@ -400,32 +400,32 @@ def test_all_wins_scores_follow_docstrings(n, index):
 def test_no_wins_scores_follow_docstrings(n, index):
     t = 3 * n + 7
     name, params, expected = no_wins_expectations(n, math.log(t))[index]
-    assert rules.score(name, 0, n, t, **params) == pytest.approx(expected, rel=1e-12), name
+    assert selection.score(name, 0, n, t, **params) == pytest.approx(expected, rel=1e-12), name
 
 
 @pytest.mark.parametrize("n", [1, 7, 300, 10**6])
 @pytest.mark.parametrize("t", [1, 2, 50, 10**7])
 def test_kl_ucb_without_wins_is_one_minus_exp_of_minus_ln_t_over_n(n, t):
-    assert rules.score("kl-ucb", 0, n, max(t, n)) == pytest.approx(-math.expm1(-math.log(max(t, n)) / n), abs=1e-15)
+    assert selection.score("kl-ucb", 0, n, max(t, n)) == pytest.approx(-math.expm1(-math.log(max(t, n)) / n), abs=1e-15)
 
 
 def test_kl_ucb_rave_mixes_the_kl_bound_with_the_amaf_mean():
     # all wins: weight * 1 + beta * xa; no wins: weight * (1 - exp(-ln t / n)) + beta * xa
     n, t, aw, an = 40, 200, 30, 90
     beta = an / (n + an + 4 * n * an * 0.01**2)
-    assert rules.score("kl-ucb-rave", n, n, t, aw, an) == pytest.approx((1 - beta) + beta * aw / an, rel=1e-12)
+    assert selection.score("kl-ucb-rave", n, n, t, aw, an) == pytest.approx((1 - beta) + beta * aw / an, rel=1e-12)
     q = -math.expm1(-math.log(t) / n)
-    assert rules.score("kl-ucb-rave", 0, n, t, aw, an) == pytest.approx((1 - beta) * q + beta * aw / an, rel=1e-9)
+    assert selection.score("kl-ucb-rave", 0, n, t, aw, an) == pytest.approx((1 - beta) * q + beta * aw / an, rel=1e-9)
 
 
 def test_ln_t_counts_parent_below_one_as_one():
     # t = 1 or 0: ln t = 0, so UCB1 is the mean alone
-    assert rules.score("ucb1", 3, 4, 1, c=5.0) == 0.75
-    assert rules.score("ucb1", 3, 4, 0, c=5.0) == 0.75
+    assert selection.score("ucb1", 3, 4, 1, c=5.0) == 0.75
+    assert selection.score("ucb1", 3, 4, 0, c=5.0) == 0.75
 
 
 def test_ucb_minimal_ignores_parent_visits():
-    assert rules.score("ucb-minimal", 3, 10, 10) == rules.score("ucb-minimal", 3, 10, 10**9)
+    assert selection.score("ucb-minimal", 3, 10, 10) == selection.score("ucb-minimal", 3, 10, 10**9)
 
 
 # --- kl_upper: the KL inversion --------------------------------------------------------------------
@@ -537,18 +537,18 @@ def arm_arrays(stats):
 
 
 def select(name, stats, t, rng, lo=0, hi=None, **params):
-    rule_id, array = rules.resolve(name, **params)
+    rule_id, array = selection.resolve(name, **params)
     w, n, aw, an = arm_arrays(stats)
     hi = len(stats) if hi is None else hi
     return int(ks.select_best(np.int64(rule_id), array, w, n, np.float64(t), aw, an, lo, hi, rng))
 
 
 def brute_force_best(name, stats, t, lo=0, hi=None, **params):
-    """The set of indices in [lo, hi) with the highest ``rules.score``."""
+    """The set of indices in [lo, hi) with the highest ``selection.score``."""
     hi = len(stats) if hi is None else hi
     w, n, aw, an = arm_arrays(stats)
     scores = {
-        i: rules.score(name, float(w[i]), int(n[i]), t, float(aw[i]), int(an[i]), **params) for i in range(lo, hi)
+        i: selection.score(name, float(w[i]), int(n[i]), t, float(aw[i]), int(an[i]), **params) for i in range(lo, hi)
     }
     top = max(scores.values())
     return {i for i, s in scores.items() if s == top}
@@ -601,7 +601,7 @@ def test_kl_pruning_never_changes_the_choice(name, params):
 def eager_select(name, stats, t, rng, **params):
     """``select_best`` for the KL rules as first written, in Python: the bound pass, then every
     arm that survives the bound scored exactly (``ks.score``), ties drawn from ``rng``."""
-    rule_id, array = rules.resolve(name, **params)
+    rule_id, array = selection.resolve(name, **params)
     w, n, aw, an = (x.astype(np.float64) for x in arm_arrays(stats))
     bounds = [ks.upper_bound(np.int64(rule_id), array, w[i], n[i], float(t), aw[i], an[i]) for i in range(len(w))]
     top = int(np.argmax(bounds))  # the first of the highest, as the kernel's strict ">"
@@ -761,8 +761,8 @@ def test_sample_gamma_has_mean_and_variance_a(a):
 
 
 def test_thompson_score_is_reproducible_for_a_seed():
-    draws = [rules.score("thompson", 3, 10, 50, seed=s) for s in range(50)]
-    assert draws == [rules.score("thompson", 3, 10, 50, seed=s) for s in range(50)]
+    draws = [selection.score("thompson", 3, 10, 50, seed=s) for s in range(50)]
+    assert draws == [selection.score("thompson", 3, 10, 50, seed=s) for s in range(50)]
     assert len(set(draws)) == 50  # different seeds, different draws
     assert draws[0] == ks.thompson(3.0, 10.0, new_state(0))
 
@@ -784,40 +784,40 @@ ALL_NAMES = [
 
 
 def test_registry_lists_every_rule_with_a_distinct_kernel_id():
-    assert list(rules.RULES) == ALL_NAMES
-    assert sorted(r.id for r in rules.RULES.values()) == list(range(ks.N_RULES))
+    assert list(selection.RULES) == ALL_NAMES
+    assert sorted(r.id for r in selection.RULES.values()) == list(range(ks.N_RULES))
 
 
 @pytest.mark.parametrize("name", ALL_NAMES)
 def test_every_rule_name_resolves_and_scores(name):
-    rule = rules.get(name)
+    rule = selection.get(name)
     assert rule.name == name
-    assert rules.get(f"  {name.upper()} ") is rule
-    rule_id, array = rules.resolve(name)
+    assert selection.get(f"  {name.upper()} ") is rule
+    rule_id, array = selection.resolve(name)
     assert rule_id == rule.id
-    assert array.dtype == np.float64 and array.shape == (rules.RULES.max_params,)
+    assert array.dtype == np.float64 and array.shape == (selection.RULES.max_params,)
     assert list(array[: len(rule.params)]) == [p.default for p in sorted(rule.params, key=lambda p: p.index)]
     assert not array[len(rule.params) :].any()
     assert rule.source
-    s = rules.score(name, 3, 10, 50, 6, 20)
+    s = selection.score(name, 3, 10, 50, 6, 20)
     assert math.isfinite(s)
 
 
 def test_registry_defaults_are_the_papers_suggestions():
-    assert rules.get("ucb1").defaults == {"c": pytest.approx(SQRT2)}
-    assert rules.get("beta-mean-ucb").defaults == {"c": pytest.approx(math.sqrt(0.2)), "bias": 1.0}  # seed 001
-    assert rules.get("kl-ucb").defaults == {"c": 0.0}  # seed 003 eq. 3: ln t alone
-    assert rules.get("ucb-v").defaults == {"c": 1.0, "zeta": 1.0}  # seed 004: suggested by [4]
-    assert rules.get("ucb-minimal").defaults == {"c1": 2.5, "c2": 1.0}  # seed 004: suggested by [2]
+    assert selection.get("ucb1").defaults == {"c": pytest.approx(SQRT2)}
+    assert selection.get("beta-mean-ucb").defaults == {"c": pytest.approx(math.sqrt(0.2)), "bias": 1.0}  # seed 001
+    assert selection.get("kl-ucb").defaults == {"c": 0.0}  # seed 003 eq. 3: ln t alone
+    assert selection.get("ucb-v").defaults == {"c": 1.0, "zeta": 1.0}  # seed 004: suggested by [4]
+    assert selection.get("ucb-minimal").defaults == {"c1": 2.5, "c2": 1.0}  # seed 004: suggested by [2]
 
 
 def test_resolve_puts_overrides_in_kernel_order():
-    assert list(rules.resolve("ucb-minimal", c2=1.8)[1][:2]) == [2.5, 1.8]
-    assert list(rules.resolve("ucb-v", zeta=0.5, c=1.4)[1][:2]) == [1.4, 0.5]
+    assert list(selection.resolve("ucb-minimal", c2=1.8)[1][:2]) == [2.5, 1.8]
+    assert list(selection.resolve("ucb-v", zeta=0.5, c=1.4)[1][:2]) == [1.4, 0.5]
     expected = [ks.SCHEDULE_HAND, 1000.0, 0.5, 0.2]
-    assert list(rules.resolve("rave", c=0.2, schedule="hand", b=0.5)[1][:4]) == expected
+    assert list(selection.resolve("rave", c=0.2, schedule="hand", b=0.5)[1][:4]) == expected
     # the slots are the kernel's named constants, whatever the order the registry lists them in
-    _, array = rules.resolve("rave", c=0.2, schedule="hand", b=0.5)
+    _, array = selection.resolve("rave", c=0.2, schedule="hand", b=0.5)
     assert (array[ks.RAVE_SCHEDULE], array[ks.RAVE_K], array[ks.RAVE_B], array[ks.RAVE_C]) == tuple(expected)
 
 
@@ -839,77 +839,77 @@ def test_hand_schedule_weighs_every_child_of_a_node_alike(name):
     with the same means and different visits get the same mix (their scores differ only through
     the UCB/KL term, which C = 0 removes for RAVE)."""
     if name == "rave":
-        few = rules.score(name, 3, 10, 400, 60, 100, schedule="hand", k=1000)
-        many = rules.score(name, 30, 100, 400, 60, 100, schedule="hand", k=1000)
+        few = selection.score(name, 3, 10, 400, 60, 100, schedule="hand", k=1000)
+        many = selection.score(name, 30, 100, 400, 60, 100, schedule="hand", k=1000)
         beta = math.sqrt(1000 / (3 * 400 + 1000))
         assert few == pytest.approx(many) == pytest.approx((1 - beta) * 0.3 + beta * 0.6)
-    got = rules.score(name, 3, 10, 400, 60, 100, schedule="hand", k=1000)
+    got = selection.score(name, 3, 10, 400, 60, 100, schedule="hand", k=1000)
     assert got == pytest.approx(naive.score(name, 3, 10, 400, 60, 100, schedule="hand", k=1000), **tol(name))
 
 
 def test_unknown_rule_raises_value_error_listing_known_rules():
     with pytest.raises(ValueError, match=r"unknown selection rule 'ucb2'.*known: ucb1, ucb1-tuned"):
-        rules.get("ucb2")
+        selection.get("ucb2")
     with pytest.raises(ValueError, match="unknown selection rule"):
-        rules.score("no-such-rule", 1, 2, 3)
+        selection.score("no-such-rule", 1, 2, 3)
 
 
 def test_unknown_parameter_raises_value_error_naming_the_rule_and_its_parameters():
     with pytest.raises(ValueError, match=r"rule ucb1 has no parameter 'gamma'; it has: c"):
-        rules.resolve("ucb1", gamma=1.0)
+        selection.resolve("ucb1", gamma=1.0)
     with pytest.raises(ValueError, match=r"rule thompson has no parameter 'c'; it has: none"):
-        rules.score("thompson", 1, 2, 3, c=1.0)
+        selection.score("thompson", 1, 2, 3, c=1.0)
 
 
 def test_non_numeric_parameter_raises_value_error():
     with pytest.raises(ValueError, match=r"c of ucb1 must be a number, got 'big'"):
-        rules.resolve("ucb1", c="big")
+        selection.resolve("ucb1", c="big")
 
 
 @pytest.mark.parametrize("name", AMAF_RULES)
 def test_schedule_accepts_hand_and_mse(name):
-    assert rules.resolve(name, schedule="hand")[1][0] == ks.SCHEDULE_HAND
-    assert rules.resolve(name, schedule="mse")[1][0] == ks.SCHEDULE_MSE
-    assert rules.resolve(name, schedule=ks.SCHEDULE_HAND)[1][0] == ks.SCHEDULE_HAND
-    hand = rules.score(name, 3, 10, 50, 60, 100, schedule="hand", k=1000)
-    mse = rules.score(name, 3, 10, 50, 60, 100, schedule="mse", b=0.01)
+    assert selection.resolve(name, schedule="hand")[1][0] == ks.SCHEDULE_HAND
+    assert selection.resolve(name, schedule="mse")[1][0] == ks.SCHEDULE_MSE
+    assert selection.resolve(name, schedule=ks.SCHEDULE_HAND)[1][0] == ks.SCHEDULE_HAND
+    hand = selection.score(name, 3, 10, 50, 60, 100, schedule="hand", k=1000)
+    mse = selection.score(name, 3, 10, 50, 60, 100, schedule="mse", b=0.01)
     assert hand != mse
     assert hand == pytest.approx(naive.score(name, 3, 10, 50, 60, 100, schedule="hand", k=1000), **tol(name))
-    assert rules.resolve(name, schedule=" Hand-Selected ")[1][0] == ks.SCHEDULE_HAND  # as GoGui may send it
-    assert rules.resolve(name, schedule="minimum-mse")[1][0] == ks.SCHEDULE_MSE
+    assert selection.resolve(name, schedule=" Hand-Selected ")[1][0] == ks.SCHEDULE_HAND  # as GoGui may send it
+    assert selection.resolve(name, schedule="minimum-mse")[1][0] == ks.SCHEDULE_MSE
     for bad in ("fast", "hand-picked", 2.0, "0.5"):
         with pytest.raises(ValueError, match=f"schedule of {name} must be one of hand-selected, minimum-MSE"):
-            rules.resolve(name, schedule=bad)
+            selection.resolve(name, schedule=bad)
 
 
 def test_needs_amaf_exactly_for_rave_rules():
-    assert {name for name, rule in rules.RULES.items() if rule.needs_amaf} == {"rave", "kl-ucb-rave"}
+    assert {name for name, rule in selection.RULES.items() if rule.needs_amaf} == {"rave", "kl-ucb-rave"}
 
 
 def test_describe_prints_name_and_parameters():
-    assert rules.describe("ucb1") == "ucb1 c=1.4142135623730951"
-    assert rules.describe("thompson") == "thompson"
-    assert rules.describe("beta-mean-ucb") == "beta-mean-ucb c=0.4472135954999579 bias=1"
-    assert rules.describe("rave") == "rave schedule=minimum-MSE k=1000 b=0.01 c=0 distance=0"
+    assert selection.describe("ucb1") == "ucb1 c=1.4142135623730951"
+    assert selection.describe("thompson") == "thompson"
+    assert selection.describe("beta-mean-ucb") == "beta-mean-ucb c=0.4472135954999579 bias=1"
+    assert selection.describe("rave") == "rave schedule=minimum-MSE k=1000 b=0.01 c=0 distance=0"
     assert (
-        rules.describe("kl-ucb-rave", schedule="hand", k=50, c=3)
+        selection.describe("kl-ucb-rave", schedule="hand", k=50, c=3)
         == "kl-ucb-rave schedule=hand-selected k=50 b=0.01 c=3 distance=0"
     )
-    assert rules.describe("ucb-minimal", c1=8.4, c2=1.8) == "ucb-minimal c1=8.4 c2=1.8"
-    assert rules.describe("beta-mean-ucb", bias=0) == "beta-mean-ucb c=0.4472135954999579 bias=0"
+    assert selection.describe("ucb-minimal", c1=8.4, c2=1.8) == "ucb-minimal c1=8.4 c2=1.8"
+    assert selection.describe("beta-mean-ucb", bias=0) == "beta-mean-ucb c=0.4472135954999579 bias=0"
 
 
 # --- dtypes fixed at the wrapper -------------------------------------------------------------------
 
 SIGNATURE_PROBE = """
 import numpy as np
-from goengine import rules
+from goengine import selection
 from goengine.kernels import select as ks
-for name in rules.RULES:
-    rules.score(name, 3, 10, 50)
-    rules.score(name, 2.5, 10.0, 50.0, 1, 4)
-    rules.score(name, np.int32(3), np.int64(10), np.float32(50), np.float32(1.5), np.int32(4), seed=9)
-    rules.score(name, True, 1, 1)
+for name in selection.RULES:
+    selection.score(name, 3, 10, 50)
+    selection.score(name, 2.5, 10.0, 50.0, 1, 4)
+    selection.score(name, np.int32(3), np.int64(10), np.float32(50), np.float32(1.5), np.int32(4), seed=9)
+    selection.score(name, True, 1, 1)
 print(len(ks.score.signatures))
 """
 

@@ -152,7 +152,7 @@ def score(
 ) -> float:
     """The score rule ``name`` gives one child, through the very kernel the tree uses.
 
-    ``goengine.rules.score("beta-ucb", wins=3, visits=10, parent_visits=50, gamma=1.0)``.
+    ``goengine.selection.score("beta-ucb", wins=3, visits=10, parent_visits=50, gamma=1.0)``.
     ``seed`` feeds the RNG for Thompson sampling.
     """
     rule_id, array = resolve(name, **params)
