@@ -1,5 +1,5 @@
 """The commands servers and controllers send beside the game (``goengine.gtp.servers``) and
-CGOS's analysis (``cgos-genmove_analyze``, in ``goengine.gtp.analysis``)."""
+CGOS's analysis (``cgos-genmove_analyze``, in ``goengine.gtp.streaming``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from goengine.board import BLACK, WHITE
 from goengine.config import EngineConfig, SearchConfig
 from goengine.engine import Engine, MoveStats, SearchResult
 from goengine.gtp import GtpEngine
-from goengine.gtp.analysis import CGOS_OWNERSHIP, cgos_json
+from goengine.gtp.streaming import CGOS_OWNERSHIP, cgos_json
 
 
 def gtp_for(**search) -> GtpEngine:

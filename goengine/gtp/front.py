@@ -9,23 +9,25 @@ from goengine import coords, version
 from goengine.board import BLACK
 from goengine.engine import RESIGN, Decision, Engine, SearchRequest
 from goengine.gtp import protocol
-from goengine.gtp.analysis import AnalysisCommands
-from goengine.gtp.game import GameCommands
 from goengine.gtp.gogui import GoGuiCommands
+from goengine.gtp.play import PlayCommands
 from goengine.gtp.protocol import NAME, Protocol
-from goengine.gtp.rules import RulesCommands
+from goengine.gtp.ruleset import RulesetCommands
 from goengine.gtp.scoring import ScoringCommands
 from goengine.gtp.servers import ServerCommands
 from goengine.gtp.settings import SettingsCommands
+from goengine.gtp.sgf import SgfCommands
+from goengine.gtp.streaming import StreamingCommands
 from goengine.gtp.timing import TimingCommands
 
 GROUPS = (
-    GameCommands,
-    RulesCommands,
+    PlayCommands,
+    RulesetCommands,
     ScoringCommands,
+    SgfCommands,
     TimingCommands,
     SettingsCommands,
-    AnalysisCommands,
+    StreamingCommands,
     GoGuiCommands,
     ServerCommands,
 )

@@ -1,13 +1,12 @@
-"""GTP commands that show, score and save the game: showboard, final_score, final_status_list,
-loadsgf, printsgf."""
+"""GTP commands that show and score the game: showboard, final_score, final_status_list. (Loading
+and saving it, ``loadsgf`` and ``printsgf``, are ``goengine.gtp.sgf``'s.)"""
 
 from __future__ import annotations
 
-from goengine import coords, sgf
-from goengine.board import BLACK, WHITE, IllegalMove
+from goengine.board import BLACK, WHITE
 from goengine.game import GameError
 from goengine.gtp.commands import CommandGroup
-from goengine.gtp.protocol import GtpError, integer, syntax_error
+from goengine.gtp.protocol import GtpError, syntax_error
 
 
 def format_score(score: float) -> str:
@@ -22,8 +21,6 @@ class ScoringCommands(CommandGroup):
         "showboard": "showboard",
         "final_score": "final_score",
         "final_status_list": "final_status_list",
-        "loadsgf": "loadsgf",
-        "printsgf": "printsgf",
     }
 
     def showboard(self) -> str:
@@ -51,42 +48,3 @@ class ScoringCommands(CommandGroup):
             done.update(chain)
             lines.append(" ".join(self.gtp.vertex_text(q) for q in chain))
         return "\n".join(lines)
-
-    def loadsgf(self, args: list[str]) -> None:
-        if not 1 <= len(args) <= 2:
-            raise syntax_error()
-        move_number = integer(args[1]) if len(args) == 2 else None
-        try:
-            game = sgf.load(args[0], move_number)
-        except OSError as err:
-            raise GtpError(f"cannot load file: {err.strerror or err}") from None
-        except ValueError as err:  # a size goengine does not play among them (``sgf.BoardSizeError``)
-            raise GtpError(f"cannot load file: {err}") from None
-        try:
-            repeats = self.engine.load_position(game, superko=False)
-        except IllegalMove as err:
-            number = game.first_number + (err.index or 0)
-            move = f"{'B' if err.color == BLACK else 'W'} {coords.to_gtp(game.size, err.point)}"  # the file's size
-            raise GtpError(f"cannot load file: move {number} ({move}) is illegal: {err.reason}") from None
-        for i in repeats:
-            color, point = game.moves[i]
-            self.gtp.log(
-                f"warning: loadsgf {args[0]}: move {game.first_number + i} ({'B' if color == BLACK else 'W'} "
-                f"{self.gtp.vertex_text(point)}) repeats an earlier position, which positional superko forbids; "
-                "played, since the record has it"
-            )
-
-    def printsgf(self, args: list[str]) -> str | None:
-        if len(args) > 1:
-            raise syntax_error()
-        game = self.game
-        text = sgf.dumps(game.size, game.komi, game.moves, game.setup_stones, handicap=len(game.handicap))
-        if args:
-            try:
-                sgf.write_file(args[0], text)
-            except OSError as err:
-                raise GtpError(f"cannot save file: {err.strerror or err}") from None
-            except ValueError as err:  # a FIFO, a device, a folder
-                raise GtpError(f"cannot save file: {err}") from None
-            return None
-        return text.strip()

@@ -17,7 +17,7 @@ from goengine.board import BLACK, WHITE
 from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine
 from goengine.gtp import GtpEngine
-from goengine.gtp.analysis import analysis_request, info_line, kata_line
+from goengine.gtp.streaming import analysis_request, info_line, kata_line
 from goengine.result import MoveStats, SearchResult
 
 

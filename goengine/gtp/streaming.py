@@ -10,7 +10,7 @@ and the ownership map all come from it, so a report is consistent in itself what
 does next.
 
 Reading guide: ``analysis_request`` reads both formats' arguments into an ``AnalysisRequest``;
-``info_line`` is Leela Zero's format and ``kata_line`` KataGo's; ``AnalysisCommands._analyze``
+``info_line`` is Leela Zero's format and ``kata_line`` KataGo's; ``StreamingCommands._analyze``
 streams one of them, one result a report, from one search that runs until the next line of input
 (its request's callback, the way every analysis streams: ``config.SearchRequest``). ``cgos_json`` is CGOS's
 one line of JSON after the search.
@@ -240,7 +240,7 @@ def cgos_json(result: SearchResult, vertex_text: Callable[[int], str], size: int
     return json.dumps(answer, separators=(",", ":"))
 
 
-class AnalysisCommands(CommandGroup):
+class StreamingCommands(CommandGroup):
     COMMANDS = {
         "lz-analyze": "lz_analyze",
         "lz-genmove_analyze": "lz_genmove_analyze",

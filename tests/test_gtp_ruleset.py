@@ -1,4 +1,4 @@
-"""The rules commands (``goengine.gtp.rules``): what ``kata-set-rules`` and ``kgs-rules`` change
+"""The rules commands (``goengine.gtp.ruleset``): what ``kata-set-rules`` and ``kgs-rules`` change
 in the game (the handicap bonus, hence the komi the search and the count use), what they log, and
 what they leave alone."""
 

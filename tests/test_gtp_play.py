@@ -1,4 +1,4 @@
-"""The GTP commands that set up and play the game (``goengine.gtp.game``), sent as a controller
+"""The GTP commands that set up and play the game (``goengine.gtp.play``), sent as a controller
 sends them (``GtpEngine.send``), with what each does to the game checked beside the response:
 ``boardsize`` (5 to 19, ``unacceptable size``), ``clear_board``, ``komi``, ``play`` (either colour
 in any order, captures, ``illegal move`` changing nothing), ``genmove`` and

@@ -12,7 +12,7 @@ from goengine.gtp.protocol import GtpError, syntax_error
 from goengine.ruleset import KGS_NAMES, RulesError, differences, parse, played
 
 
-class RulesCommands(CommandGroup):
+class RulesetCommands(CommandGroup):
     COMMANDS = {
         "kata-get-rules": "get_rules",
         "kata-set-rules": "set_rules",

@@ -8,7 +8,7 @@ from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import GtpError, color, integer, number, syntax_error, vertex
 
 
-class GameCommands(CommandGroup):
+class PlayCommands(CommandGroup):
     COMMANDS = {
         "boardsize": "boardsize",
         "clear_board": "clear_board",
