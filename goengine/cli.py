@@ -202,7 +202,7 @@ def build_analysis_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="goengine analysis",
         description="KataGo's JSON analysis protocol on stdin/stdout: one query a line in, one response a "
-        "line out for each analysed turn ('goengine docs gtp').",
+        "line out for each evaluated turn ('goengine docs gtp').",
     )
     add_engine_options(parser)
     kata = parser.add_argument_group("KataGo's options")
@@ -349,7 +349,7 @@ def build_review_parser() -> argparse.ArgumentParser:
         "--jobs",
         type=int,
         metavar="N",
-        help="positions analysed at once on this machine, each by its own engine process "
+        help="positions evaluated at once on this machine, each by its own engine process "
         f"(default: the cores, {available_cores()} here, over the threads an engine searches with, 1 by default)",
     )
     review.add_argument(

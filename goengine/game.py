@@ -169,7 +169,7 @@ class Game:
         return points
 
     def load_position(self, position, superko: bool = True) -> list[int]:
-        """Start the game of ``position`` (an ``sgf.SgfPosition``: size, komi, set-up stones, then
+        """Start the game of ``position`` (an ``sgf.SgfGame``: size, komi, set-up stones, then
         every move replayed with full rules, so an illegal one raises IllegalMove; a size outside
         ``config.BOARD_SIZES`` raises ValueError), the rules kept. All or nothing: the game is
         built aside and takes this one's place only once it has loaded, so a position that fails

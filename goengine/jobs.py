@@ -1,7 +1,7 @@
 """The one job runner: calls of one function on many tasks, here, on a process pool, or on a Dask
 cluster, results yielded as they end.
 
-The match laboratory's games (``lab.schedule``), the review's positions (``review.analyse``) and
+The match laboratory's games (``lab.schedule``), the review's positions (``review.evaluate``) and
 the tactical benchmark's tests (``lab.tactics``) all run through ``Runner.run``. It keeps a few
 tasks in flight for each slot (a worker process, or a thread of a Dask worker), not the whole
 queue, so a thousand tasks are not submitted at once; it asks ``wanted(key)`` just before it

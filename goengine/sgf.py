@@ -55,7 +55,7 @@ class BoardSizeError(ValueError):
 
 
 @dataclass
-class SgfPosition:
+class SgfGame:
     """What an SGF game sets up: size, komi, set-up stones, the moves to replay, who moves first,
     and the date and ``PL`` as the file gives them."""
 
@@ -138,7 +138,7 @@ def _not_regular(mode: int) -> ValueError:
     return ValueError(f"not a regular file ({kind})")
 
 
-def load(path: str, move_number: int | None = None) -> SgfPosition:
+def load(path: str, move_number: int | None = None) -> SgfGame:
     """The position in the file at ``path`` (``read_file``); with ``move_number`` n, the
     position before move n is played (GTP ``loadsgf``). ValueError for a file that is not a Go
     SGF we can play."""
@@ -154,7 +154,7 @@ def load(path: str, move_number: int | None = None) -> SgfPosition:
     return _folded(position)
 
 
-def parse(data: bytes) -> SgfPosition:
+def parse(data: bytes) -> SgfGame:
     """The game of one SGF text: size, komi, set-up stones, every move, the first player and the
     date (``DT``). ValueError (``bad SGF: ...``) for a text that is not a Go game we can play: not
     SGF, another game (``GM``), a board size goengine does not play (``BoardSizeError``), a point off the board,
@@ -165,7 +165,7 @@ def parse(data: bytes) -> SgfPosition:
     return _folded(_read(data))
 
 
-def _read(data: bytes) -> SgfPosition:
+def _read(data: bytes) -> SgfGame:
     """``parse``'s game with its set-up nodes after the first move still apart (``edits``)."""
     try:
         game = sgf.Sgf_game.from_bytes(data)
@@ -202,12 +202,12 @@ def _read(data: bytes) -> SgfPosition:
         for at, black, white, empty, player in later
     ]
     date = str(root.get("DT"))[:10] if root.has_property("DT") else ""
-    position = SgfPosition(size, komi, setup, moves, BLACK, date, None if first is None else str(first).lower(), edits)
+    position = SgfGame(size, komi, setup, moves, BLACK, date, None if first is None else str(first).lower(), edits)
     position.to_move = _first_player(position)
     return position
 
 
-def _folded(position: SgfPosition, next_player: int | None = None) -> SgfPosition:
+def _folded(position: SgfGame, next_player: int | None = None) -> SgfGame:
     """``position`` with its set-up nodes after the first move (``edits``) folded in, as GNU Go's
     ``loadsgf`` reads such a file: the moves before the last such node are replayed (with full
     rules but superko, as a record's moves are: ValueError naming an illegal one), each node's
@@ -253,7 +253,7 @@ def _folded(position: SgfPosition, next_player: int | None = None) -> SgfPositio
     else:
         to_move = WHITE if last > 0 and position.moves[last - 1][0] == BLACK else BLACK
     stones = [(board.color_at(p), p) for p in board.points() if board.color_at(p) in (BLACK, WHITE)]
-    return SgfPosition(size, position.komi, stones, moves, to_move, position.date, player, first_number=last + 1)
+    return SgfGame(size, position.komi, stones, moves, to_move, position.date, player, first_number=last + 1)
 
 
 def _setup_and_moves(game) -> tuple[dict, list, str | None, list]:
@@ -297,7 +297,7 @@ def _player(raw: bytes) -> str:
     raise ValueError(f"PL[{value}] is not a player (B or W)")
 
 
-def _first_player(position: SgfPosition) -> int:
+def _first_player(position: SgfGame) -> int:
     """Who moves first in ``position``: ``PL`` when given, White after Black set-up stones alone
     (a handicap), else Black."""
     if position.player in _COLOR:

@@ -110,7 +110,7 @@ def test_a_position_that_fails_to_load_leaves_the_game_as_it_was():
     game.play(WHITE, coords.from_gtp(9, "E5"))
     before = (str(game.board), list(game.moves), list(game.board.history), game.komi, game.handicap, game.size)
     with pytest.raises(IllegalMove, match="occupied"):
-        game.load_position(sgf.SgfPosition(13, 6.5, moves=[(BLACK, 20), (WHITE, 40), (BLACK, 20)]))
+        game.load_position(sgf.SgfGame(13, 6.5, moves=[(BLACK, 20), (WHITE, 40), (BLACK, 20)]))
     assert (str(game.board), list(game.moves), list(game.board.history), game.komi, game.handicap, game.size) == before
     game.undo()
     assert game.moves == [] and len(game.handicap) == 2
@@ -124,7 +124,7 @@ def test_a_record_may_repeat_a_position_and_undo_replays_it():
     engine = set_up(KO)
     setup = engine.game.setup_stones
     moves = [(BLACK, pt(engine, "C4")), (WHITE, PASS), (BLACK, PASS), (WHITE, pt(engine, "B4")), (BLACK, PASS)]
-    position = sgf.SgfPosition(5, 0.5, setup, moves)
+    position = sgf.SgfGame(5, 0.5, setup, moves)
     with pytest.raises(IllegalMove, match="superko"):
         Game(5).load_position(position)
     game = Game(5)

@@ -65,7 +65,7 @@ def test_the_sdist_holds_the_tests_with_their_helpers_and_data_and_they_run(buil
     env = {**os.environ, "PYTHONPATH": str(unpacked), "NUMBA_DISABLE_JIT": "1"}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_coords.py", "tests/test_sgf.py",
-         "tests/test_review_game.py", "tests/test_version.py"],
+         "tests/test_review_gamefile.py", "tests/test_version.py"],
         cwd=unpacked, env=env, capture_output=True, text=True, timeout=900, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:]

@@ -36,7 +36,7 @@ STRONG_GAME = 1149  # its line in GAMES
 BLUNDER = 58
 
 
-def strong_game() -> sgf.SgfPosition:
+def strong_game() -> sgf.SgfGame:
     with lzma.open(GAMES, "rb") as handle:
         for _ in range(STRONG_GAME - 1):
             handle.readline()

@@ -10,10 +10,10 @@ from sgfmill import sgf as sgfmill
 
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE
-from goengine.review.analyse import Analysis
 from goengine.review.annotate import line, review_sgf, sbkv
-from goengine.review.game import read
-from goengine.review.moves import review_moves
+from goengine.review.evaluate import Evaluation
+from goengine.review.gamefile import read
+from goengine.review.losses import review_moves
 
 GAME = "(;GM[1]FF[4]CA[UTF-8]SZ[9]KM[6.5]C[a friendly game];B[ee];W[cc]C[White's own note](;B[gg])(;B[aa]))"
 
@@ -22,17 +22,17 @@ def at(vertex: str) -> int:
     return coords.from_gtp(9, vertex)
 
 
-def analysis(to_move: int, winrate: float, lead: float, pv: tuple[str, ...]) -> Analysis:
+def evaluation(to_move: int, winrate: float, lead: float, pv: tuple[str, ...]) -> Evaluation:
     points = tuple(at(v) for v in pv)
-    return Analysis(to_move, winrate, lead, points[0], points, 500)
+    return Evaluation(to_move, winrate, lead, points[0], points, 500)
 
 
 # the four positions of GAME's main line: before E5, after E5, after C7, after G3
 ANALYSES = [
-    analysis(BLACK, 0.52, 1.0, ("E5", "C3", "G7")),  # E5 is the best: no variation
-    analysis(WHITE, 0.47, -0.5, ("C3", "G7")),  # C7 is not: a variation C3 G7
-    analysis(BLACK, 0.60, 4.0, ("G3",)),  # G3 is the best
-    analysis(WHITE, 0.3125, -6.0, ("F6",)),
+    evaluation(BLACK, 0.52, 1.0, ("E5", "C3", "G7")),  # E5 is the best: no variation
+    evaluation(WHITE, 0.47, -0.5, ("C3", "G7")),  # C7 is not: a variation C3 G7
+    evaluation(BLACK, 0.60, 4.0, ("G3",)),  # G3 is the best
+    evaluation(WHITE, 0.3125, -6.0, ("F6",)),
 ]
 
 
@@ -50,8 +50,8 @@ def review(tmp_path):
     "rate, text", [(0.5525, "55.25"), (1.0, "100"), (0.0, "0"), (0.505, "50.5"), (0.3333333, "33.33")]
 )
 def test_sbkv_is_blacks_win_rate_as_sabaki_writes_it(rate, text):
-    assert sbkv(Analysis(BLACK, rate, 0.0, PASS, (), 1)) == text
-    assert sbkv(Analysis(WHITE, 1.0 - rate, 0.0, PASS, (), 1)) == text
+    assert sbkv(Evaluation(BLACK, rate, 0.0, PASS, (), 1)) == text
+    assert sbkv(Evaluation(WHITE, 1.0 - rate, 0.0, PASS, (), 1)) == text
 
 
 def test_every_node_of_the_main_line_carries_blacks_win_rate_after_its_move(review):
@@ -99,6 +99,6 @@ def test_a_move_that_was_the_best_gets_no_variation_and_the_files_variations_sta
 
 
 def test_a_line_alternates_colours_from_the_side_to_move_and_stops_at_its_length():
-    a = analysis(WHITE, 0.5, 0.0, ("C3", "G7", "E5"))
+    a = evaluation(WHITE, 0.5, 0.0, ("C3", "G7", "E5"))
     assert line(a) == ((WHITE, at("C3")), (BLACK, at("G7")), (WHITE, at("E5")))
     assert line(a, moves=2) == ((WHITE, at("C3")), (BLACK, at("G7")))

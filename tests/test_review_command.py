@@ -22,10 +22,10 @@ from goengine import coords
 from goengine import sgf as sgf_module
 from goengine.board import BLACK, PASS, WHITE, Board
 from goengine.config import Budget, EngineConfig, SearchConfig
-from goengine.review import analyse as analyse_module
 from goengine.review import command
+from goengine.review import evaluate as evaluate_module
 from goengine.review.command import ReviewSettings, budget_words, game_files, review
-from goengine.review.game import ReviewGame
+from goengine.review.gamefile import ReviewGame
 
 DATA = Path(__file__).parent / "data"
 SETTINGS = ReviewSettings(EngineConfig(search=SearchConfig(threads=1, seed=5)), Budget(playouts=100), progress=False)
@@ -105,14 +105,14 @@ def test_a_review_that_cannot_be_written_is_named_and_the_others_still_written(t
 def test_a_search_that_fails_is_named_with_its_game_and_the_others_reviewed(tmp_path, monkeypatch):
     (tmp_path / "a.sgf").write_text(GAME)
     (tmp_path / "b.sgf").write_text("(;GM[1]SZ[9];B[cc];W[gg])")
-    real = analyse_module.analyse
+    real = evaluate_module.evaluate
 
     def failing(position, config, budget):  # the position after a's third move fails
         if len(position.moves) == 3 and position.moves[0] == (BLACK, coords.from_gtp(9, "E5")):
             raise RuntimeError("the engine fell over")
         return real(position, config, budget)
 
-    monkeypatch.setattr(analyse_module, "analyse", failing)
+    monkeypatch.setattr(evaluate_module, "evaluate", failing)
     status, out, err = run([tmp_path / "a.sgf", tmp_path / "b.sgf"])
     assert status == 1
     assert f"{tmp_path / 'a.sgf'}: not reviewed: a search failed (RuntimeError: the engine fell over)" in err
@@ -370,8 +370,8 @@ def test_the_kernels_are_loaded_before_the_first_search_and_a_compile_is_said(tm
     (tmp_path / "g.sgf").write_text(GAME)
     order = []
     monkeypatch.setattr(command, "warm_up", lambda log: (order.append("warm"), log("goengine: compiling (test)")))
-    real = analyse_module.analyse
-    monkeypatch.setattr(analyse_module, "analyse", lambda *a, **k: (order.append("search"), real(*a, **k))[1])
+    real = evaluate_module.evaluate
+    monkeypatch.setattr(evaluate_module, "evaluate", lambda *a, **k: (order.append("search"), real(*a, **k))[1])
     status, _, err = run([tmp_path / "g.sgf"], ReviewSettings(**{**vars(SETTINGS), "plot": False}))
     assert status == 0 and order[0] == "warm" and order.count("warm") == 1 and "search" in order
     assert err.startswith("goengine: compiling (test)\n")

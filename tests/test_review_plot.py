@@ -9,8 +9,8 @@ import pytest
 
 from goengine import coords
 from goengine.board import BLACK, WHITE
-from goengine.review.analyse import Analysis
-from goengine.review.moves import review_moves
+from goengine.review.evaluate import Evaluation
+from goengine.review.losses import review_moves
 from goengine.review.plot import INSTALL, draw, needs_matplotlib
 
 pytest.importorskip("matplotlib")
@@ -24,13 +24,13 @@ def test_draw_writes_a_png_of_the_game_with_its_mistakes(tmp_path):
         (BLACK, coords.from_gtp(size, "C3")),
     ]
     rates = [0.5, 0.45, 0.9, 0.85]
-    analyses = [
-        Analysis(BLACK if k % 2 == 0 else WHITE, rate if k % 2 == 0 else 1 - rate, 0.0, moves[0][1], (), 10)
+    evaluations = [
+        Evaluation(BLACK if k % 2 == 0 else WHITE, rate if k % 2 == 0 else 1 - rate, 0.0, moves[0][1], (), 10)
         for k, rate in enumerate(rates)
     ]
-    reviews = review_moves(moves, analyses, first_number=5)
+    reviews = review_moves(moves, evaluations, first_number=5)
     path = tmp_path / "game-review.png"
-    path.write_bytes(draw("game.sgf", size, analyses, 5, [reviews[1]]))
+    path.write_bytes(draw("game.sgf", size, evaluations, 5, [reviews[1]]))
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
 

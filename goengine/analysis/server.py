@@ -37,7 +37,7 @@ from goengine.analysis import response
 from goengine.analysis.query import MAX_LINE_BYTES, Action, Defaults, Query, QueryError, Turn, read
 from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine, SearchRequest, SearchResult
-from goengine.sgf import SgfPosition
+from goengine.sgf import SgfGame
 
 
 @dataclass(frozen=True)
@@ -221,7 +221,7 @@ class AnalysisServer:
         engine.clear_cache()
         setup_to_move = turn.moves[0][0] if turn.moves else turn.to_move
         engine.load_position(
-            SgfPosition(query.size, query.komi, list(query.stones), list(turn.moves), to_move=setup_to_move)
+            SgfGame(query.size, query.komi, list(query.stones), list(turn.moves), to_move=setup_to_move)
         )
         engine.game.rules = query.rules
         probabilities = engine.move_policy(turn.to_move) if query.policy else None

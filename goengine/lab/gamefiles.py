@@ -61,7 +61,7 @@ def record_handicap(record: dict) -> list[tuple[int, int]]:
     return [(BLACK, coords.from_gtp(record["size"], v)) for v in record.get("handicap_stones", ())]
 
 
-def record_position(record: dict, moves: int) -> sgf.SgfPosition:
+def record_position(record: dict, moves: int) -> sgf.SgfGame:
     """The position of a finished (non-void) game after its first ``moves`` moves, from its record:
     size, komi, the handicap stones as Black set-up stones (White then moves first), and the
     moves; ``Engine.load_position`` plays it. What ``scripts/root_choices.py`` and
@@ -69,7 +69,7 @@ def record_position(record: dict, moves: int) -> sgf.SgfPosition:
     if record.get("void"):
         raise ValueError(f"game {game_key(record)} is void: it has no moves ({record['void']})")
     handicap = record_handicap(record)
-    return sgf.SgfPosition(
+    return sgf.SgfGame(
         size=int(record["size"]),
         komi=float(record["komi"]),
         setup=handicap,
@@ -78,7 +78,7 @@ def record_position(record: dict, moves: int) -> sgf.SgfPosition:
     )
 
 
-def folder_positions(folder: Path, games: int, moves: Iterable[int]) -> list[sgf.SgfPosition]:
+def folder_positions(folder: Path, games: int, moves: Iterable[int]) -> list[sgf.SgfGame]:
     """``record_position`` of each of the first ``games`` finished games of a match folder's
     ``games.jsonl`` (void ones skipped) after each count of ``moves`` that leaves the game a move
     to choose (fewer than its length). ValueError when the folder has no finished game."""

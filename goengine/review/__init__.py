@@ -7,7 +7,7 @@ an SGF Sabaki graphs (``SBKV``) with a comment and the best line on every move, 
 rate and the score lead, and a table of each colour's biggest mistakes on stdout.
 
 Reading guide: ``command.review`` is the command (``goengine/cli.py`` parses its options);
-``game`` reads a file and cuts it into ``Position``s, the unit of work; ``analyse`` searches one
+``game`` reads a file and cuts it into ``Position``s, the unit of work; ``evaluate`` searches one
 position (one ``Engine`` a worker) and spreads them over a process pool or a Dask cluster;
 ``moves`` judges each move and ranks the mistakes; ``annotate`` and ``plot`` write the SGF and
 the PNG. Like ``goengine.gtp`` and ``goengine.analysis``, this is a front-end: it reaches the

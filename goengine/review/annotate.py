@@ -2,12 +2,12 @@
 
 Every node of a reviewed move carries, after its own comment:
 - ``SBKV``, Black's win rate in the position after the move, a percentage rounded to two
-  decimals (``55.25``): the property Sabaki writes while it analyses and reads back into its
+  decimals (``55.25``): the property Sabaki writes while it evaluations and reads back into its
   win-rate graph (``src/modules/sabaki.js`` and ``src/components/sidebars/WinrateGraph.js``
   in SabakiHQ/Sabaki: the graph's point at a node's depth is its ``SBKV``); the node before the
   first move (the root) carries the first position's;
 - a comment: Black's win rate and the score lead after the move, the move's loss
-  (``goengine.review.moves``), the search's best move in its place with its figures and line;
+  (``goengine.review.losses``), the search's best move in its place with its figures and line;
 - when the best move was another, that line as a variation beside the move (at most
   ``LINE_MOVES`` moves), so a viewer can step through it.
 
@@ -20,30 +20,30 @@ from collections.abc import Sequence
 
 from goengine import coords, sgf, version
 from goengine.board import BLACK, WHITE
-from goengine.review.analyse import Analysis
-from goengine.review.game import ReviewGame
-from goengine.review.moves import COLOR_NAMES, MoveReview, lead_text
+from goengine.review.evaluate import Evaluation
+from goengine.review.gamefile import ReviewGame
+from goengine.review.losses import COLOR_NAMES, MoveReview, lead_text
 
 LINE_MOVES = 10  # moves of the best line written as a variation and in the comment
 
 
-def sbkv(analysis: Analysis) -> str:
+def sbkv(evaluation: Evaluation) -> str:
     """Black's win rate as Sabaki writes ``SBKV``: a percentage rounded to two decimals, with no
     trailing zeros (JavaScript's ``(Math.round(x * 100) / 100).toString()``)."""
-    value = round(100.0 * analysis.black_winrate, 2)
+    value = round(100.0 * evaluation.black_winrate, 2)
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def position_text(analysis: Analysis) -> str:
+def position_text(evaluation: Evaluation) -> str:
     """``Black 55.2 %, B+3.5``: the position's win rate for Black and its score lead."""
-    return f"Black {100 * analysis.black_winrate:.1f} %, {lead_text(analysis.black_lead)}"
+    return f"Black {100 * evaluation.black_winrate:.1f} %, {lead_text(evaluation.black_lead)}"
 
 
-def line(analysis: Analysis, moves: int = LINE_MOVES) -> tuple[tuple[int, int], ...]:
-    """The best line of ``analysis`` as moves ``(color, point)``, from its side to move on."""
-    color = analysis.to_move
+def line(evaluation: Evaluation, moves: int = LINE_MOVES) -> tuple[tuple[int, int], ...]:
+    """The best line of ``evaluation`` as moves ``(color, point)``, from its side to move on."""
+    color = evaluation.to_move
     result = []
-    for point in analysis.pv[:moves]:
+    for point in evaluation.pv[:moves]:
         result.append((color, point))
         color = WHITE if color == BLACK else BLACK
     return tuple(result)
@@ -87,7 +87,7 @@ def header(game: ReviewGame, budget: str, white_handicap_bonus: str = "0") -> st
 
 def review_sgf(
     game: ReviewGame,
-    analyses: Sequence[Analysis],
+    evaluations: Sequence[Evaluation],
     reviews: Sequence[MoveReview],
     budget: str,
     white_handicap_bonus: str = "0",
@@ -96,8 +96,8 @@ def review_sgf(
     first position's ``SBKV`` on the node before the first move; ``budget`` in words, the
     handicap bonus the review counted (``ReviewGame.terms``)."""
     start = sgf.Note(
-        comment=f"goengine, before move {game.first_number}: {position_text(analyses[0])}",
-        properties=(("SBKV", sbkv(analyses[0])),),
+        comment=f"goengine, before move {game.first_number}: {position_text(evaluations[0])}",
+        properties=(("SBKV", sbkv(evaluations[0])),),
     )
     notes = [move_note(game.size, review) for review in reviews]
     return sgf.annotate(game.data, notes, start=start, header=header(game, budget, white_handicap_bonus))

@@ -1,15 +1,15 @@
-"""``goengine review``: every game given reviewed, its positions analysed wherever the work goes.
+"""``goengine review``: every game given reviewed, its positions evaluated wherever the work goes.
 
 ``review(paths, settings)`` reads every file first (``game.read``; a file that cannot be read or
 replayed is named on stderr with its reason, and the others are reviewed), queues the positions of
-every game, game after game, on the one job runner (``analyse.analysed``, ``goengine.jobs``: here,
+every game, game after game, on the one job runner (``evaluate.evaluated``, ``goengine.jobs``: here,
 a process pool or a Dask cluster), and as the last position of a game comes back writes that game's
 outputs beside it:
 
 - ``GAME-review.sgf`` (``annotate``), the game with the review's figures and lines;
 - ``GAME-review.png`` (``plot``), unless ``settings.plot`` is off;
 - on stdout, a heading (the file, the budget, the komi and the count) and each colour's biggest
-  mistakes (``moves.table``).
+  mistakes (``losses.table``).
 
 Progress goes to stderr: rich's bar when rich is installed and stderr is a terminal, else a line a
 game. Before the first search the kernels are loaded here (``engine.warm_up``), and on a cold cache
@@ -34,9 +34,9 @@ from goengine.board import BLACK, WHITE
 from goengine.config import Budget, EngineConfig
 from goengine.engine import warm_up
 from goengine.jobs import Runner
-from goengine.review import annotate, moves, plot
-from goengine.review.analyse import IN_FLIGHT, Analysis, analysed
-from goengine.review.game import BadGame, ReviewGame, read
+from goengine.review import annotate, losses, plot
+from goengine.review.evaluate import IN_FLIGHT, Evaluation, evaluated
+from goengine.review.gamefile import BadGame, ReviewGame, read
 
 DEFAULT_VISITS = 2000  # playouts a position when neither --visits, --playouts nor --seconds is given
 SUFFIX = "-review"  # GAME.sgf -> GAME-review.sgf, GAME-review.png
@@ -99,24 +99,24 @@ def output_paths(game: ReviewGame) -> tuple[Path, Path]:
     return stem.with_suffix(".sgf"), stem.with_suffix(".png")
 
 
-def write_outputs(game: ReviewGame, analyses: list[Analysis], settings: ReviewSettings, show) -> list[Path]:
+def write_outputs(game: ReviewGame, evaluations: list[Evaluation], settings: ReviewSettings, show) -> list[Path]:
     """The review of one game: its SGF, its PNG and its table (``show(text)``: to stdout); the
     files written (``sgf.replace_file``: whole, and never through a symbolic link or into a
     FIFO). OSError when a file cannot be written, ValueError when something other than a regular
     file is in the way."""
-    reviews = moves.review_moves(game.moves, analyses, game.first_number)
+    reviews = losses.review_moves(game.moves, evaluations, game.first_number)
     budget = budget_words(settings.budget)
     sgf_path, png_path = output_paths(game)
     bonus = settings.config.white_handicap_bonus
-    sgf.replace_file(sgf_path, annotate.review_sgf(game, analyses, reviews, budget, bonus))
+    sgf.replace_file(sgf_path, annotate.review_sgf(game, evaluations, reviews, budget, bonus))
     written = [sgf_path]
     if settings.plot:
-        marked = [m for color in (BLACK, WHITE) for m in moves.mistakes(reviews, color, settings.mistakes)]
+        marked = [m for color in (BLACK, WHITE) for m in losses.mistakes(reviews, color, settings.mistakes)]
         title = f"{game.path.name}: {budget} a position, komi {game.komi:g}"
-        sgf.replace_file(png_path, plot.draw(title, game.size, analyses, game.first_number, marked))
+        sgf.replace_file(png_path, plot.draw(title, game.size, evaluations, game.first_number, marked))
         written.append(png_path)
     heading = f"{game.path}: {len(game.moves)} moves reviewed at {budget} a position, {game.terms(bonus)}"
-    show(f"{heading}\n{moves.table(reviews, game.size, settings.mistakes)}\n")
+    show(f"{heading}\n{losses.table(reviews, game.size, settings.mistakes)}\n")
     return written
 
 
@@ -198,19 +198,19 @@ def review(
         warm_up(lambda text: print(text, file=err, flush=True))
     left = [len(game.moves) + 1 for game in games]  # positions still to come back, a game
     count = sum(left)
-    results: list[list[Analysis | None]] = [[None] * n for n in left]
+    results: list[list[Evaluation | None]] = [[None] * n for n in left]
     broken: dict[int, str] = {}
     # a game's positions are made when the runner comes to them, not all at once
     tasks = (((g, k), position) for g, game in enumerate(games) for k, position in enumerate(game.positions()))
     runner = Runner(settings.jobs, settings.cluster, in_flight=IN_FLIGHT)
     progress = _Progress(count, len(games), out, err, settings.progress)
     try:
-        for (g, k), analysis in analysed(runner, tasks, settings.config, settings.budget):
+        for (g, k), evaluation in evaluated(runner, tasks, settings.config, settings.budget):
             progress.position()
-            if isinstance(analysis, BaseException):
-                broken.setdefault(g, f"{type(analysis).__name__}: {analysis}")
+            if isinstance(evaluation, BaseException):
+                broken.setdefault(g, f"{type(evaluation).__name__}: {evaluation}")
             else:
-                results[g][k] = analysis
+                results[g][k] = evaluation
             left[g] -= 1
             if left[g]:
                 continue

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from goengine import coords
 from goengine.board import BLACK
-from goengine.review.analyse import Analysis
-from goengine.review.moves import MoveReview
+from goengine.review.evaluate import Evaluation
+from goengine.review.losses import MoveReview
 
 INSTALL = "pip install matplotlib (the plot extra)"  # by name: goengine itself is on no package index
 
@@ -32,7 +32,7 @@ def needs_matplotlib() -> str | None:
 def draw(
     title: str,
     size: int,
-    analyses: Sequence[Analysis],
+    evaluations: Sequence[Evaluation],
     first_number: int,
     marked: Sequence[MoveReview],
 ) -> bytes:
@@ -42,9 +42,9 @@ def draw(
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    xs = [first_number - 1 + k for k in range(len(analyses))]
-    rates = [100 * a.black_winrate for a in analyses]
-    leads = [a.black_lead for a in analyses]
+    xs = [first_number - 1 + k for k in range(len(evaluations))]
+    rates = [100 * a.black_winrate for a in evaluations]
+    leads = [a.black_lead for a in evaluations]
     figure = Figure(figsize=(10, 6), dpi=100)
     FigureCanvasAgg(figure)
     top, bottom = figure.subplots(2, 1, sharex=True)

@@ -1,4 +1,4 @@
-"""Analysing positions (``goengine.review.analyse``): an ``Analysis`` read from a search's result
+"""Evaluating positions (``goengine.review.evaluate``): an ``Evaluation`` read from a search's result
 from the side to move and from Black's; one position searched with a known answer; a position's
 figures independent of what ran before it and of where it ran (here or in a process pool); a
 position that fails comes back as its exception, the others still analysed."""
@@ -12,8 +12,8 @@ from goengine.board import BLACK, PASS, WHITE, Board
 from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.engine import MoveStats, SearchResult
 from goengine.jobs import Runner
-from goengine.review.analyse import Analysis, analyse, analysed
-from goengine.review.game import Position
+from goengine.review.evaluate import Evaluation, evaluate, evaluated
+from goengine.review.gamefile import Position
 
 CONFIG = EngineConfig(search=SearchConfig(threads=1, seed=3))
 BUDGET = Budget(playouts=300)
@@ -48,50 +48,50 @@ def test_an_analysis_holds_the_most_visited_moves_figures_for_the_side_to_move_a
         MoveStats(at("C3"), visits=20, wins=5.0, score_lead=-2.0, pv=(at("C3"),)),
     )
     result = SearchResult(color=WHITE, komi=7.5, stats=stats, seconds=0.5)
-    a = Analysis.of(result)
+    a = Evaluation.of(result)
     assert (a.to_move, a.best, a.pv, a.visits) == (WHITE, at("E5"), (at("E5"), at("C3")), 100)
     assert a.winrate == pytest.approx(0.75) and a.score_lead == pytest.approx(4.0)
     assert a.black_winrate == pytest.approx(0.25) and a.black_lead == pytest.approx(-4.0)
-    black = Analysis.of(SearchResult(color=BLACK, komi=7.5, stats=stats))
+    black = Evaluation.of(SearchResult(color=BLACK, komi=7.5, stats=stats))
     assert black.black_winrate == pytest.approx(0.75) and black.black_lead == pytest.approx(4.0)
 
 
 def test_a_search_that_searched_nothing_reads_as_an_even_position_and_a_pass():
-    a = Analysis.of(SearchResult(color=BLACK, komi=7.5, stats=()))
+    a = Evaluation.of(SearchResult(color=BLACK, komi=7.5, stats=()))
     assert (a.winrate, a.score_lead, a.best, a.pv, a.visits) == (0.5, 0.0, PASS, (), 0)
 
 
 def test_the_search_finds_the_capture_of_ten_stones_and_calls_the_position_won():
-    a = analyse(position_of(CAPTURE), CONFIG, BUDGET)
+    a = evaluate(position_of(CAPTURE), CONFIG, BUDGET)
     assert a.to_move == BLACK and a.best == at("G6") and a.pv[0] == at("G6")
     assert a.black_winrate > 0.9 and a.black_lead > 15
     assert 0 < a.visits <= BUDGET.playouts
 
 
 def test_the_same_position_gives_the_same_figures_whatever_was_analysed_before():
-    first = analyse(position_of(CAPTURE), CONFIG, BUDGET)
-    analyse(Position(9, 7.5, (), ((BLACK, at("E5")),), WHITE, BLACK), CONFIG, BUDGET)
-    assert analyse(position_of(CAPTURE), CONFIG, BUDGET) == first
+    first = evaluate(position_of(CAPTURE), CONFIG, BUDGET)
+    evaluate(Position(9, 7.5, (), ((BLACK, at("E5")),), WHITE, BLACK), CONFIG, BUDGET)
+    assert evaluate(position_of(CAPTURE), CONFIG, BUDGET) == first
 
 
 def test_the_moves_of_a_position_are_replayed_before_its_search():
     moves = ((BLACK, at("E5")), (WHITE, at("C3")))
-    a = analyse(Position(9, 7.5, (), moves, BLACK, BLACK), CONFIG, Budget(playouts=50))
+    a = evaluate(Position(9, 7.5, (), moves, BLACK, BLACK), CONFIG, Budget(playouts=50))
     assert a.to_move == BLACK and a.best not in (at("E5"), at("C3"))
 
 
 def test_the_runner_answers_every_key_once_and_a_failed_position_with_its_exception():
     broken = Position(9, 7.5, (), ((BLACK, at("E5")), (WHITE, at("E5"))), BLACK, BLACK)  # E5 twice
     tasks = [("a", position_of(CAPTURE)), ("b", broken), ("c", Position(9, 7.5, (), (), BLACK, BLACK))]
-    answers = dict(analysed(Runner(1), tasks, CONFIG, Budget(playouts=50)))
+    answers = dict(evaluated(Runner(1), tasks, CONFIG, Budget(playouts=50)))
     assert sorted(answers) == ["a", "b", "c"]
-    assert isinstance(answers["a"], Analysis) and isinstance(answers["c"], Analysis)
+    assert isinstance(answers["a"], Evaluation) and isinstance(answers["c"], Evaluation)
     assert isinstance(answers["b"], ValueError) and "occupied" in str(answers["b"])
 
 
 def test_a_process_pool_gives_the_figures_this_process_gives():
     positions = [position_of(CAPTURE), Position(9, 7.5, (), ((BLACK, at("E5")),), WHITE, BLACK)]
     tasks = list(enumerate(positions))
-    here = dict(analysed(Runner(1), tasks, CONFIG, BUDGET))
-    pooled = dict(analysed(Runner(2), tasks, CONFIG, BUDGET))
+    here = dict(evaluated(Runner(1), tasks, CONFIG, BUDGET))
+    pooled = dict(evaluated(Runner(2), tasks, CONFIG, BUDGET))
     assert pooled == here

@@ -6,14 +6,14 @@ plot's marks, the table):
     loss = value(before, for the mover) - value(after, for the mover)
 
 where ``before`` is the position the move was played in and ``after`` the one it made, and a
-position's value is its search's figures for the best move there (``Analysis``: the most
+position's value is its search's figures for the best move there (``Evaluation``: the most
 visited move's win rate and score lead). ``value(before)`` is what the mover could expect with
 the search's best move; ``value(after)`` is what the mover can expect after the move played,
 seen from the mover (the search there is the opponent's: its win rate w and lead s count as
 1 - w and -s for the mover). The loss comes in two units: win rate (0..1; the review shows it
 in percentage points) and score (points). A move as good as the search's best loses about 0;
 a loss can come out below 0 when the search found more after the move than before it (a move
-it had underrated). Every figure is taken from Black's side first (``Analysis.black_winrate``,
+it had underrated). Every figure is taken from Black's side first (``Evaluation.black_winrate``,
 ``black_lead``) and its sign turned for White, so the definition holds whoever moved before.
 
 The best move's figures flatter the side to move a little (the search is still exploring the
@@ -29,21 +29,21 @@ from dataclasses import dataclass
 
 from goengine import coords
 from goengine.board import BLACK, WHITE
-from goengine.review.analyse import Analysis
+from goengine.review.evaluate import Evaluation
 
 COLOR_NAMES = {BLACK: "Black", WHITE: "White"}
 
 
 @dataclass(frozen=True)
 class MoveReview:
-    """One move: its ``number`` in the game, ``color``, ``point`` (or PASS), and the analyses
+    """One move: its ``number`` in the game, ``color``, ``point`` (or PASS), and the evaluations
     of the positions ``before`` and ``after`` it."""
 
     number: int
     color: int
     point: int
-    before: Analysis
-    after: Analysis
+    before: Evaluation
+    after: Evaluation
 
     @property
     def sign(self) -> float:
@@ -71,15 +71,15 @@ class MoveReview:
 
 
 def review_moves(
-    moves: Sequence[tuple[int, int]], analyses: Sequence[Analysis], first_number: int = 1
+    moves: Sequence[tuple[int, int]], evaluations: Sequence[Evaluation], first_number: int = 1
 ) -> list[MoveReview]:
-    """Each of ``moves`` (``(color, point)``) judged by ``analyses``, one a position: before the
+    """Each of ``moves`` (``(color, point)``) judged by ``evaluations``, one a position: before the
     first move, ..., after the last (``len(moves) + 1`` of them). ``first_number``: the number of
     ``moves[0]`` in the game."""
-    if len(analyses) != len(moves) + 1:
-        raise ValueError(f"{len(moves)} moves need {len(moves) + 1} analyses, not {len(analyses)}")
+    if len(evaluations) != len(moves) + 1:
+        raise ValueError(f"{len(moves)} moves need {len(moves) + 1} evaluations, not {len(evaluations)}")
     return [
-        MoveReview(first_number + i, color, point, analyses[i], analyses[i + 1])
+        MoveReview(first_number + i, color, point, evaluations[i], evaluations[i + 1])
         for i, (color, point) in enumerate(moves)
     ]
 

@@ -4,7 +4,7 @@
 not Go, a board size goengine does not play, a move that cannot be replayed): the command names
 the file and the reason, and reviews the others. ``ReviewGame.positions()`` gives every position
 of the main line, the one before the first move to the one after the last, as ``Position``s: the
-unit of work, small plain data that a process pool or a Dask worker analyses on its own.
+unit of work, small plain data that a process pool or a Dask worker evaluations on its own.
 
 goengine counts by area. A file's rules (``RU``) do not stop a review, which judges the moves; the
 komi is the file's ``KM`` (0 when it has none, as ``loadsgf`` reads such a file), with the points

@@ -1,4 +1,4 @@
-"""Reading a game to review (``goengine.review.game``): the positions of its main line, who is to
+"""Reading a game to review (``goengine.review.gamefile``): the positions of its main line, who is to
 move in each, the move numbers, the komi and rules in words; and every kind of bad file refused
 with its reason as a ``BadGame``, never another exception."""
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from goengine import coords, sgf
 from goengine.board import BLACK, PASS, WHITE
-from goengine.review.game import BadGame, move_name, read
+from goengine.review.gamefile import BadGame, move_name, read
 
 
 def write(tmp_path, text: str | bytes, name: str = "game.sgf"):

@@ -1,4 +1,4 @@
-"""The loss of a move (``goengine.review.moves``), on analyses made by hand: the mover's win rate
+"""The loss of a move (``goengine.review.losses``), on evaluations made by hand: the mover's win rate
 and score with the best move before it, less the mover's after it, whichever colour moved and
 whoever is to move after; and the ranking of each colour's mistakes and their table."""
 
@@ -8,8 +8,8 @@ import pytest
 
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE
-from goengine.review.analyse import Analysis
-from goengine.review.moves import MoveReview, lead_text, mistakes, review_moves, table
+from goengine.review.evaluate import Evaluation
+from goengine.review.losses import MoveReview, lead_text, mistakes, review_moves, table
 
 SIZE = 9
 
@@ -18,22 +18,22 @@ def at(vertex: str) -> int:
     return coords.from_gtp(SIZE, vertex)
 
 
-def analysis(to_move: int, winrate: float, lead: float, best: str = "E5") -> Analysis:
-    """A position's analysis: ``winrate`` and ``lead`` for ``to_move``."""
-    return Analysis(to_move, winrate, lead, at(best), (at(best),), 100, 0.1)
+def evaluation(to_move: int, winrate: float, lead: float, best: str = "E5") -> Evaluation:
+    """A position's evaluation: ``winrate`` and ``lead`` for ``to_move``."""
+    return Evaluation(to_move, winrate, lead, at(best), (at(best),), 100, 0.1)
 
 
 def test_a_black_move_loses_its_win_rate_and_score_before_less_those_after_seen_from_black():
-    before = analysis(BLACK, 0.60, 3.0)  # Black to move: 60 %, Black leads by 3
-    after = analysis(WHITE, 0.70, 5.0)  # White to move: White 70 %, White leads by 5
+    before = evaluation(BLACK, 0.60, 3.0)  # Black to move: 60 %, Black leads by 3
+    after = evaluation(WHITE, 0.70, 5.0)  # White to move: White 70 %, White leads by 5
     review = MoveReview(10, BLACK, at("A1"), before, after)
     assert review.winrate_loss == pytest.approx(0.60 - 0.30)
     assert review.score_loss == pytest.approx(3.0 - (-5.0))
 
 
 def test_a_white_move_is_judged_from_whites_side():
-    before = analysis(WHITE, 0.55, 1.0)  # White to move: White 55 %, White leads by 1
-    after = analysis(BLACK, 0.80, 12.0)  # Black to move: Black 80 %, Black leads by 12
+    before = evaluation(WHITE, 0.55, 1.0)  # White to move: White 55 %, White leads by 1
+    after = evaluation(BLACK, 0.80, 12.0)  # Black to move: Black 80 %, Black leads by 12
     review = MoveReview(11, WHITE, at("J9"), before, after)
     assert review.winrate_loss == pytest.approx(0.55 - 0.20)
     assert review.score_loss == pytest.approx(1.0 - (-12.0))
@@ -42,35 +42,40 @@ def test_a_white_move_is_judged_from_whites_side():
 def test_a_move_after_which_the_same_colour_moves_again_is_judged_alike():
     # Black moves, and Black is to move after it too (the opponent then passed, say): the search
     # after is Black's own, so its figures count as they are
-    before = analysis(BLACK, 0.50, 0.0)
-    after = analysis(BLACK, 0.45, -2.0)
+    before = evaluation(BLACK, 0.50, 0.0)
+    after = evaluation(BLACK, 0.45, -2.0)
     review = MoveReview(3, BLACK, at("C3"), before, after)
     assert review.winrate_loss == pytest.approx(0.05)
     assert review.score_loss == pytest.approx(2.0)
 
 
 def test_a_move_the_search_had_underrated_loses_less_than_nothing():
-    review = MoveReview(5, BLACK, at("D4"), analysis(BLACK, 0.50, 0.0), analysis(WHITE, 0.40, -1.5))
+    review = MoveReview(5, BLACK, at("D4"), evaluation(BLACK, 0.50, 0.0), evaluation(WHITE, 0.40, -1.5))
     assert review.winrate_loss == pytest.approx(-0.10)
     assert review.score_loss == pytest.approx(-1.5)
 
 
 def test_the_best_move_is_the_searchs_before_the_move():
-    review = MoveReview(1, BLACK, at("E5"), analysis(BLACK, 0.5, 0.0, best="E5"), analysis(WHITE, 0.5, 0.0))
+    review = MoveReview(1, BLACK, at("E5"), evaluation(BLACK, 0.5, 0.0, best="E5"), evaluation(WHITE, 0.5, 0.0))
     assert review.best == at("E5") and review.was_best
-    other = MoveReview(1, BLACK, at("A1"), analysis(BLACK, 0.5, 0.0, best="E5"), analysis(WHITE, 0.5, 0.0))
+    other = MoveReview(1, BLACK, at("A1"), evaluation(BLACK, 0.5, 0.0, best="E5"), evaluation(WHITE, 0.5, 0.0))
     assert not other.was_best
 
 
 def test_review_moves_pairs_each_move_with_the_positions_around_it_and_numbers_it():
     moves = [(BLACK, at("E5")), (WHITE, at("C3")), (BLACK, PASS)]
-    analyses = [analysis(BLACK, 0.5, 0), analysis(WHITE, 0.4, 0), analysis(BLACK, 0.7, 0), analysis(WHITE, 0.2, 0)]
-    reviews = review_moves(moves, analyses, first_number=7)
+    evaluations = [
+        evaluation(BLACK, 0.5, 0),
+        evaluation(WHITE, 0.4, 0),
+        evaluation(BLACK, 0.7, 0),
+        evaluation(WHITE, 0.2, 0),
+    ]
+    reviews = review_moves(moves, evaluations, first_number=7)
     assert [r.number for r in reviews] == [7, 8, 9]
     assert [(r.color, r.point) for r in reviews] == moves
-    assert all(r.before is analyses[i] and r.after is analyses[i + 1] for i, r in enumerate(reviews))
-    with pytest.raises(ValueError, match="3 moves need 4 analyses"):
-        review_moves(moves, analyses[:3])
+    assert all(r.before is evaluations[i] and r.after is evaluations[i + 1] for i, r in enumerate(reviews))
+    with pytest.raises(ValueError, match="3 moves need 4 evaluations"):
+        review_moves(moves, evaluations[:3])
 
 
 def reviews_with_losses(losses: list[tuple[int, float, float]]) -> list[MoveReview]:
@@ -78,8 +83,8 @@ def reviews_with_losses(losses: list[tuple[int, float, float]]) -> list[MoveRevi
     result = []
     for number, (color, rate, score) in enumerate(losses, start=1):
         other = WHITE if color == BLACK else BLACK
-        before = analysis(color, 0.5 + rate, score)
-        after = analysis(other, 0.5, 0.0)
+        before = evaluation(color, 0.5 + rate, score)
+        after = evaluation(other, 0.5, 0.0)
         result.append(MoveReview(number, color, at("A1"), before, after))
     return result
 

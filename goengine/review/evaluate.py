@@ -1,12 +1,12 @@
-"""Analysing positions: one search a position, here, on a process pool, or on a Dask cluster.
+"""Evaluating positions: one search a position, here, on a process pool, or on a Dask cluster.
 
-``analyse(position, config, budget)`` searches one ``game.Position`` from fresh trees (as KataGo
-searches each query afresh) and returns an ``Analysis``: plain figures, small to send back from
+``evaluate(position, config, budget)`` searches one ``game.Position`` from fresh trees (as KataGo
+searches each query afresh) and returns an ``Evaluation``: plain figures, small to send back from
 another process or machine. Each position gets an ``Engine`` of its own, seeded alike: with one
 search thread its figures are the same wherever and after whatever it ran, here, in a pool or on
 a cluster.
 
-``analysed`` takes ``(key, position)`` pairs and yields ``(key, Analysis or the exception that
+``analysed`` takes ``(key, position)`` pairs and yields ``(key, Evaluation or the exception that
 stopped it)`` as searches end, in any order, on the one job runner (``goengine.jobs``):
 positions, not games, are the unit of work, so one long game spreads over every core. The
 runner keeps a few positions a worker in flight, not the whole queue, so a folder of a
@@ -23,14 +23,14 @@ from goengine.board import BLACK, PASS
 from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine, SearchRequest, SearchResult
 from goengine.jobs import Runner
-from goengine.review.game import Position
-from goengine.sgf import SgfPosition
+from goengine.review.gamefile import Position
+from goengine.sgf import SgfGame
 
 IN_FLIGHT = 3  # positions sent to each worker ahead of its results (``jobs.Runner``): enough to keep it busy
 
 
 @dataclass(frozen=True)
-class Analysis:
+class Evaluation:
     """What one search found at a position, for the side to move there (``to_move``): the most
     visited move (``best``, a point or PASS), its win rate (``winrate``, 0..1) and score lead
     (``score_lead``, points; positive when ``to_move`` leads), its principal variation (``pv``,
@@ -46,7 +46,7 @@ class Analysis:
     seconds: float = field(default=0.0, compare=False)  # the clock's, not the search's: not compared
 
     @classmethod
-    def of(cls, result: SearchResult) -> Analysis:
+    def of(cls, result: SearchResult) -> Evaluation:
         best = result.best
         if best is None:  # nothing searched: an even guess, a pass
             return cls(result.color, 0.5, 0.0, PASS, (), 0, result.seconds)
@@ -63,7 +63,7 @@ class Analysis:
         return self.score_lead if self.to_move == BLACK else -self.score_lead
 
 
-def analyse(position: Position, config: EngineConfig, budget: Budget) -> Analysis:
+def evaluate(position: Position, config: EngineConfig, budget: Budget) -> Evaluation:
     """Search ``position`` for its side to move on ``budget``, with an engine of its own: fresh
     trees and random streams seeded by ``config``, so that with one thread the figures depend on
     the position, the configuration and the budget alone, not on where or after what it ran.
@@ -73,16 +73,16 @@ def analyse(position: Position, config: EngineConfig, budget: Budget) -> Analysi
     try:
         setup, moves = list(position.setup), list(position.moves)
         # a record's moves, as ``game.read`` replayed them: one may repeat an earlier position
-        engine.load_position(SgfPosition(position.size, position.komi, setup, moves, to_move=position.first), False)
-        return Analysis.of(engine.analyze(position.to_move, SearchRequest(budget)))
+        engine.load_position(SgfGame(position.size, position.komi, setup, moves, to_move=position.first), False)
+        return Evaluation.of(engine.analyze(position.to_move, SearchRequest(budget)))
     finally:
         engine.close()
 
 
-def analysed(
+def evaluated(
     runner: Runner, tasks: Iterable[tuple[object, Position]], config: EngineConfig, budget: Budget
-) -> Iterator[tuple[object, Analysis | BaseException]]:
-    """``(key, Analysis)`` for each ``(key, position)`` as its search ends (``(key, exception)``
-    when it failed), each position searched by ``analyse`` on the one job runner
+) -> Iterator[tuple[object, Evaluation | BaseException]]:
+    """``(key, Evaluation)`` for each ``(key, position)`` as its search ends (``(key, exception)``
+    when it failed), each position searched by ``evaluate`` on the one job runner
     (``goengine.jobs``: here, a process pool or a Dask cluster)."""
-    return runner.run(functools.partial(analyse, config=config, budget=budget), tasks)
+    return runner.run(functools.partial(evaluate, config=config, budget=budget), tasks)
