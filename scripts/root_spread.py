@@ -6,7 +6,7 @@
         --config "ucb-minimal-11-1=--rule ucb-minimal --param c1=11 --param c2=1"
 
 Two tables, one row a configuration (``--config NAME=OPTIONS``, the options of the ``goengine``
-command as ``scripts/match.py`` takes them):
+command as ``goengine-match`` takes them):
 
 - the exploration bonus, the rule's score minus the child's win rate, for a child that has won
   half of ``n`` visits under a parent of ``--playouts`` visits, for n = 1, 10, 100, 1000: the

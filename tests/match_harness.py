@@ -1,6 +1,6 @@
-"""The match laboratory's test harness: ``scripts/match.py`` (the ``goengine-match`` command from a
-checkout) run as a subprocess between fake GTP engines, and what its tests check in the records,
-the SGF files and the printed tables.
+"""The match laboratory's test harness: ``python -m goengine.lab`` (the ``goengine-match`` command
+from a checkout) run as a subprocess between fake GTP engines, and what its tests check in the
+records, the SGF files and the printed tables.
 
 ``FAKE_ENGINE`` is a small Python script (written into ``tmp_path`` by ``fake_engine``; the
 ``fake`` fixture of ``conftest.py``) that plays a few fixed, far-apart moves and then passes, and
@@ -31,7 +31,7 @@ from goengine.lab.client import GtpClient
 from goengine.lab.records import load_records
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "match.py"
+MATCH = [sys.executable, "-m", "goengine.lab"]  # goengine-match, from this checkout
 GNUGO = "/usr/games/gnugo"
 GNUGO_LEVEL0 = f"{GNUGO} --mode gtp --chinese-rules --positional-superko --capture-all-dead --level 0"
 GNUGO_LEVEL1 = GNUGO_LEVEL0.replace("--level 0", "--level 1")
@@ -188,7 +188,7 @@ def fake_engine(tmp_path: Path):
     return command
 
 
-# ---- running scripts/match.py
+# ---- running the match command
 
 
 def _group_alive(pgid: int) -> bool:
@@ -218,7 +218,7 @@ def end_group(pgid: int, grace: float = 5.0) -> bool:
 
 def start_match(out, *args: str, cwd=None) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, str(SCRIPT), "--out", str(out), "--no-progress", *args],
+        [*MATCH, "--out", str(out), "--no-progress", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
@@ -229,7 +229,7 @@ def start_match(out, *args: str, cwd=None) -> subprocess.Popen:
 
 
 def run_match(out, *args: str, timeout: float = 120.0, cwd=None) -> subprocess.CompletedProcess:
-    """Run scripts/match.py to the end; fail if it takes longer than ``timeout`` or leaves a
+    """Run the match command to the end; fail if it takes longer than ``timeout`` or leaves a
     process behind."""
     proc = start_match(out, *args, cwd=cwd)
     try:
@@ -237,9 +237,9 @@ def run_match(out, *args: str, timeout: float = 120.0, cwd=None) -> subprocess.C
     except subprocess.TimeoutExpired:
         end_group(proc.pid, grace=0)
         stdout, stderr = proc.communicate()
-        pytest.fail(f"scripts/match.py {' '.join(args)} took more than {timeout} s\n{stdout}\n{stderr}")
+        pytest.fail(f"goengine-match {' '.join(args)} took more than {timeout} s\n{stdout}\n{stderr}")
     leftovers = end_group(proc.pid)
-    assert not leftovers, f"processes left behind by scripts/match.py {' '.join(args)}"
+    assert not leftovers, f"processes left behind by goengine-match {' '.join(args)}"
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
 
 
@@ -362,6 +362,6 @@ def hand_record(config, index, engine_won, *, void=None, disagree=False, reason=
 
 
 def match_script():
-    """The match command's module (``goengine.lab.cli``, which ``scripts/match.py`` runs), so a
+    """The match command's module (``goengine.lab.cli``, which ``python -m goengine.lab`` runs), so a
     test can call its ``main`` in process."""
     return importlib.import_module("goengine.lab.cli")

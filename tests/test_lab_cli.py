@@ -1,7 +1,7 @@
 """The match command as an installed command (``goengine.lab.cli``): the ``goengine-match``
 console script, the laboratory without the ``match`` extra, and the timeouts the games get from
 the command line (``--timeout`` against the longest move, ``--startup-timeout``). What the command does, match by
-match, is ``tests/test_scripts_match.py``'s.
+match, is ``tests/test_lab_matches.py``'s.
 
 A plain ``pip install goengine`` brings numpy, numba and sgfmill, not the extra's rich, dask and
 scipy. Here a fresh Python that cannot import those three (a ``sys.meta_path`` finder refuses
@@ -39,7 +39,7 @@ class NotInstalled(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, NotInstalled())
 import goengine.lab
 
-modules = sorted(m.name for m in pkgutil.iter_modules(goengine.lab.__path__))
+modules = sorted(m.name for m in pkgutil.iter_modules(goengine.lab.__path__) if m.name != "__main__")
 for name in modules:
     importlib.import_module(f"goengine.lab.{name}")
 from goengine.lab import cli
@@ -55,10 +55,10 @@ for key, args in (
         code = cli.main([*args, "--no-progress", "--no-plot"])
     found[key] = [code, err.getvalue()]
 help_text = io.StringIO()
-sys.argv = ["scripts/match.py", "--help"]
+sys.argv = ["goengine-match", "--help"]
 with contextlib.redirect_stdout(help_text):
     try:
-        runpy.run_path("scripts/match.py", run_name="__main__")
+        runpy.run_module("goengine.lab", run_name="__main__")
     except SystemExit as exit:
         found["help"] = [exit.code, help_text.getvalue()]
 found["loaded"] = sorted(m for m in sys.modules if m.partition(".")[0] in BLOCKED)
@@ -78,7 +78,7 @@ def test_the_laboratory_imports_and_explains_itself_without_the_match_extra(tmp_
     )
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.splitlines()[-1])
-    lab = {p.stem for p in (ROOT / "goengine" / "lab").glob("*.py")} - {"__init__"}
+    lab = {p.stem for p in (ROOT / "goengine" / "lab").glob("*.py")} - {"__init__", "__main__"}
     assert set(found["modules"]) == lab  # every module was imported
     assert found["loaded"] == []  # and none of the extra came in by another way
     assert found["progress"] is None  # no rich: a plain line a game instead of the bar
@@ -99,8 +99,8 @@ def test_goengine_match_is_a_console_script_of_the_package():
     from goengine.lab import cli
 
     assert cli.PROG == "goengine-match" and callable(cli.main)
-    # the checkout's script runs the same function
-    assert "from goengine.lab.cli import main" in (ROOT / "scripts" / "match.py").read_text()
+    # python -m goengine.lab (a worktree's engine, from its virtualenv) runs the same function
+    assert "from goengine.lab.cli import main" in (ROOT / "goengine" / "lab" / "__main__.py").read_text()
 
 
 def test_the_handicap_bonus_defaults_to_gnu_gos_against_gnu_go_and_none_otherwise():

@@ -1,6 +1,6 @@
 """A game's SGF made from its record alone (``goengine.lab.gamefiles``): what the file holds, that
 the referee's play-time file is the file made later from the stored record, that
-``scripts/match.py --report --sgf`` writes one file per non-void game (a tournament's in each
+``goengine-match --report --sgf`` writes one file per non-void game (a tournament's in each
 pair's folder), and that every record under ``results/`` makes an SGF with its moves."""
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from goengine.lab.records import append_record, load_records
 from goengine.lab.referee import GameSpec, play_game
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "match.py"
 GTP_COLUMNS = "ABCDEFGHJKLMNOPQRST"
 
 
@@ -287,12 +286,12 @@ def test_the_referees_file_is_the_file_made_from_the_stored_record(tmp_path, fak
         assert stored["moves"][-2:] == ["W pass", "B pass"] and len(stored["moves"]) == 7
 
 
-# ---- scripts/match.py --report --sgf
+# ---- goengine-match --report --sgf
 
 
 def run_report(out: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(SCRIPT), "--no-plot", "--out", str(out), *args],
+        [sys.executable, "-m", "goengine.lab", "--no-plot", "--out", str(out), *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -388,7 +387,7 @@ def test_every_record_in_results_makes_an_sgf_with_its_moves():
     """Each non-void record of every games.jsonl under results/ (old ones without settings or
     clock fields included) makes an SGF that sgfmill reads back with the record's moves, size,
     komi, result and players: the per-game files, which git does not keep, can always be made
-    again (``scripts/match.py --report --sgf``)."""
+    again (``goengine-match --report --sgf``)."""
     files = sorted((ROOT / "results").rglob("games.jsonl"))
     assert files, "no games.jsonl under results/"
     games = 0

@@ -2,7 +2,7 @@
 torn last line (a crash mid-write) is skipped when read with a word naming the file and the line,
 and cut off the file (every complete record kept byte for byte) before the next record is
 appended, or before a match plays, so the replayed game's record is kept and no fragment stays
-(in process, and through ``scripts/match.py``); any other line that is not a record is an error
+(in process, and through the match command); any other line that is not a record is an error
 naming the file and the line; which games are finished and how often each was void."""
 
 from __future__ import annotations

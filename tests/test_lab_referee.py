@@ -1,11 +1,11 @@
 """The referee (``goengine.lab.referee``): one game between two GTP engines, as its record tells it.
 
-Each game is played by ``scripts/match.py`` between the fake engines of ``tests/match_harness.py``:
-a hanging engine is timed out and its games voided, an engine slow to start and to make its
-first move is given the start-up allowance (``--startup-timeout``) and no more after its first
-move (``--timeout``), a garbage answer voids the game, an illegal
-move loses it, an engine flooding its stderr still plays its game to the end, and under a clock a
-fallen flag loses on time, on the move whose time crossed it.
+Each game is played by the match command (``python -m goengine.lab``) between the fake engines of
+``tests/match_harness.py``: a hanging engine is timed out and its games voided, an engine slow to
+start and to make its first move is given the start-up allowance (``--startup-timeout``) and no
+more after its first move (``--timeout``), a garbage answer voids the game, an illegal move loses
+it, an engine flooding its stderr still plays its game to the end, and under a clock a fallen flag
+loses on time, on the move whose time crossed it.
 """
 
 from __future__ import annotations

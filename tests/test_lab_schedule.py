@@ -3,7 +3,7 @@
 seed, skips finished games and games void twice and numbers the attempt; a ``Player`` finds a
 program that cannot run; ``play_games`` on the job runner asks ``wanted`` just before each game and
 starts none after ``stop``, and makes a referee's own failure a void game. Through
-``scripts/match.py`` between the fake engines of ``tests/match_harness.py``: a void game is
+the match command between the fake engines of ``tests/match_harness.py``: a void game is
 replayed once and no more, and a run stopped with games still running keeps every game played
 through.
 """

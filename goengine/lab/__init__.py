@@ -1,13 +1,13 @@
 """The match laboratory: goengine against GNU Go or any GTP engine, beside the engine, not in it.
 
-It drives engines only through GTP (``client``), referees their games on its own board and
-clocks (``referee``, ``referee_clock``), schedules them on a process pool or a Dask cluster
+It drives engines only through GTP (``client``), referees their games on its own board and clocks
+(``referee``, ``referee_clock``), schedules them on a process pool or a Dask cluster
 (``schedule``), keeps every finished game on disk (``records``) with its SGF made from the record
-(``gamefiles``), and turns them into win rates
-with intervals (``stats``), sequential tests (``sprt``), one rating scale (``ratings``), tables and
-plots (``report``). ``cli`` is the command (``goengine-match``; ``scripts/match.py`` in a
-checkout). Nothing in the engine imports this package, and it imports nothing of the engine but
-the board, coordinates and SGF (import-linter contracts in ``pyproject.toml`` check both).
+(``gamefiles``), and turns them into win rates with intervals (``stats``), sequential tests
+(``sprt``), one rating scale (``ratings``), tables and plots (``report``). ``cli`` is the command
+(``goengine-match``; ``python -m goengine.lab`` in a checkout). Nothing in the engine imports this
+package, and it imports nothing of the engine but the board, coordinates, SGF, the version and the
+job runner (``goengine.jobs``; import-linter contracts in ``pyproject.toml`` check both).
 
 What goengine itself installs is enough to import every module here and to play matches. The
 ``match`` extra adds scipy (the tournament's ratings) and dask (clusters), each imported where it

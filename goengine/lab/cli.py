@@ -12,9 +12,9 @@
     goengine-match --report --markdown --out results/seed000           # the table of a folder, no play
     goengine-match --report --sgf --out results/seed000                # and each game's SGF, from its record
 
-``python scripts/match.py`` in a checkout is the same command. Tournaments' ratings need scipy,
-clusters dask, the progress bar rich: ``pip install rich 'dask[distributed]' scipy``, the ``match`` extra
-(without rich, plain lines).
+``python -m goengine.lab`` is the same command (a worktree's engine, from its virtualenv).
+Tournaments' ratings need scipy, clusters dask, the progress bar rich: ``pip install rich
+'dask[distributed]' scipy``, the ``match`` extra (without rich, plain lines).
 
 Every configuration plays ``--games`` games against the opponent, colours alternating (even games:
 goengine Black). Each finished game is appended to ``OUT/games.jsonl`` at once and written as
@@ -599,7 +599,7 @@ def write_sgf_files(out: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The ``goengine-match`` command (and ``scripts/match.py``): its exit status."""
+    """The ``goengine-match`` command (and ``python -m goengine.lab``): its exit status."""
     args = parse_args(argv)
     out = Path(args.out)
     try:

@@ -1,4 +1,4 @@
-"""The match command (``goengine-match``, ``goengine.lab.cli``; run here as ``scripts/match.py``)
+"""The match command (``goengine-match``, ``goengine.lab.cli``; run here as ``python -m goengine.lab``)
 end to end: a real match against GNU Go, configurations and the table, the settings that reach
 the games, resuming (after a kill, refused for other settings or another engine version),
 ``--max-voids``, a full disk, bad input, sequential tests (SPRT) that stop a run and a resumed
