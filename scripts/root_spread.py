@@ -34,12 +34,13 @@ from pathlib import Path
 
 import numpy as np
 
-from goengine.cli import build_parser, config_from_args
 from goengine.config import Budget, EngineConfig, SearchRequest
 from goengine.engine import Engine, SearchResult
+from goengine.gtp.command import build_parser
 from goengine.kernels import rng as krng
 from goengine.kernels import select as ks
 from goengine.lab.gamefiles import folder_positions
+from goengine.options import config_from_args
 from goengine.selection import RULES
 
 BONUS_VISITS = (1, 10, 100, 1000)

@@ -1,311 +1,37 @@
-"""The ``goengine`` command (``goengine.cli``): its options read into an ``EngineConfig`` (the
-defaults, the board, the komi, the budget, one thread per core unless told, the choices and their
-``KEY=VALUE`` parameters in any order), a bad value refused with one clear line and exit code 2,
-``--version``, ``--help`` naming every choice with its defaults, ``--random-game``, ``--compile``,
-and, run as ``python -m goengine``, nothing but GTP on stdout; ``goengine review``'s options (its
-budget, threads and jobs, refusals) and a bad file named without a traceback.
-
-That the command line and ``goengine-set`` give the same answer to the same setting, word for
-word, is ``test_config.py``'s.
-"""
+"""The ``goengine`` command's dispatcher (``goengine.cli``): ``analysis``, ``review`` and ``docs``
+go to their front ends' command lines with the rest of the words, anything else to the GTP
+engine's; nothing of a front end is imported until it is chosen."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 
-import gtp_spec
 import pytest
 
-from goengine import cli, engine, gtp, version
-from goengine import config as config_module
-from goengine.board import random_game
-from goengine.config import CHOSEN, EngineConfig, SearchConfig
-from goengine.dynkomi import DYNKOMI
-from goengine.policies import POLICIES
-from goengine.selection import RULES
-
-
-def configured(*argv: str) -> EngineConfig:
-    """The configuration ``goengine ARGV`` would run with."""
-    return cli.config_from_args(cli.build_parser().parse_args(list(argv)))
-
-
-def refusal(argv: list[str], capsys, read=cli.options) -> str:
-    """The one error line ``goengine ARGV`` exits with (code 2, argparse's way), without its
-    ``goengine: error: `` prefix, as the options are read (``cli.options``, which the command
-    runs beside its first GTP answers) or by ``read``."""
-    with pytest.raises(SystemExit) as stop:
-        read(argv)
-    assert stop.value.code == 2
-    err = capsys.readouterr().err
-    lines = [line for line in err.splitlines() if line.startswith("goengine: error: ")]
-    assert len(lines) == 1, err
-    return lines[0].removeprefix("goengine: error: ")
-
-
-# ---- options into the configuration
-
-
-def test_without_options_the_configuration_is_the_librarys_but_with_one_thread_per_core(monkeypatch):
-    monkeypatch.setattr(config_module, "available_cores", lambda: 2)
-    assert configured() == EngineConfig(search=SearchConfig(threads=2))
-
-
-def test_size_komi_playouts_and_seconds_reach_the_configuration():
-    config = configured("--size", "13", "--komi", "-3.5", "--playouts", "500", "--seconds", "2.5")
-    assert (config.size, config.komi) == (13, -3.5)
-    assert (config.search.playouts, config.search.seconds) == (500, 2.5)
-
-
-def test_the_choices_are_read_by_name_in_any_case():
-    search = configured("--rule", "UCB1", "--playout", "Uniform", "--parallel", "ROOT", "--dynkomi", "none").search
-    assert (search.rule, search.playout, search.parallel, search.dynkomi) == ("ucb1", "uniform", "root", "none")
-
-
-def test_parameters_apply_to_the_choice_named_anywhere_on_the_line():
-    """``--param`` before ``--rule`` still belongs to the rule named: the choices are made first."""
-    before = configured("--param", "c=0.5", "--rule", "ucb1").search
-    after = configured("--rule", "ucb1", "--param", "c=0.5").search
-    assert before == after == SearchConfig(rule="ucb1", params=(("c", 0.5),), threads=before.threads)
-
-
-def test_repeated_parameters_add_up_and_are_read_by_name_or_words_with_blanks_around():
-    search = configured("--param", "k = 500", "--param", "minimum_MSE_bias_b=0.1", "--playout-param", "nakade=0").search
-    assert search.rule == "rave" and search.params == (("b", 0.1), ("k", 500.0))
-    assert search.playout_params == (("nakade", 0.0),)
-
-
-def test_a_later_value_of_the_same_parameter_wins():
-    assert configured("--param", "k=500", "--param", "k=700").search.params == (("k", 700.0),)
-
-
-def test_ponder_alone_on_the_command_line_turns_it_on():
-    parse = cli.build_parser().parse_args
-    assert cli.config_from_args(parse(["--ponder"])).search.ponder is True
-    assert cli.config_from_args(parse(["--ponder", "off"])).search.ponder is False
-    assert cli.config_from_args(parse([])).search.ponder is False
-
-
-def test_the_command_searches_with_one_thread_per_core_unless_told(monkeypatch):
-    monkeypatch.setattr(config_module, "available_cores", lambda: 3)
-    parse = cli.build_parser().parse_args
-    assert cli.config_from_args(parse([])).search.threads == 3
-    assert cli.config_from_args(parse(["--threads", "1"])).search.threads == 1
-    assert SearchConfig().threads == 1  # the library's default, for Python users and the tests
-    assert "default one per core: 3 here" in " ".join(cli.build_parser().format_help().split())
-
-
-# ---- refusals: one line on stderr, exit code 2
+from goengine import cli
 
 
 @pytest.mark.parametrize(
-    ("argv", "message"),
+    ("argv", "module", "rest"),
     [
-        (["--threads", "0"], "threads must be from 1 to 64, got 0"),
-        (["--playouts", "many"], "playouts must be an integer, got 'many'"),
-        (["--seconds", "-1"], "seconds must be from 0.001 to 86400, got -1.0"),
-        (["--size", "4"], "board size must be from 5 to 19, got 4"),
-        (["--size", "nine"], "argument --size: invalid int value: 'nine'"),
-        (["--komi", "nan"], "komi must be finite, got nan"),
-        (["--komi", "seven"], "argument --komi: invalid float value: 'seven'"),
-        (["--param", "c"], "argument --param: expected KEY=VALUE, got 'c'"),
-        (["--param", "=3"], "argument --param: expected KEY=VALUE, got '=3'"),
-        (["--rule", "ucb1", "--param", "k=500"], "selection rule ucb1 has no parameter 'k'; it has: c"),
-        (["--playout", "moggy"], "unknown playout policy 'moggy'; known: uniform, heavy"),
+        (["analysis", "-model", "x"], "goengine.analysis.command", ["-model", "x"]),
+        (["review", "a.sgf", "--visits", "5"], "goengine.review.command", ["a.sgf", "--visits", "5"]),
+        (["docs", "gtp"], "goengine.docs_command", ["gtp"]),
+        (["--playouts", "5"], "goengine.gtp.command", ["--playouts", "5"]),
+        ([], "goengine.gtp.command", []),
     ],
 )
-def test_a_bad_option_is_refused_with_one_line_saying_why_and_exit_code_2(argv, message, capsys):
-    assert refusal(argv, capsys) == message
+def test_each_subcommand_goes_to_its_front_ends_command_line(argv, module, rest, monkeypatch):
+    import importlib
+
+    target = importlib.import_module(module)
+    calls = []
+    monkeypatch.setattr(target, "main", lambda words: calls.append(words) or 7)
+    assert cli.main(argv) == 7 and calls == [rest]
 
 
-def test_an_unknown_option_is_refused_with_exit_code_2(capsys):
-    assert refusal(["--playout-count", "5"], capsys) == "unrecognized arguments: --playout-count 5"
-
-
-# ---- what the command prints instead of serving
-
-
-def test_version_prints_the_full_version_and_exits_0(capsys):
-    with pytest.raises(SystemExit) as stop:
-        cli.main(["--version"])
-    assert stop.value.code == 0
-    assert capsys.readouterr().out == f"goengine {version.full()}\n"
-
-
-def test_help_names_every_choice_with_its_parameters_defaults():
-    text = " ".join(cli.build_parser().format_help().split())  # argparse wraps the lines anywhere
-    for chosen in CHOSEN:
-        for name in chosen.registry:
-            assert chosen.registry.describe(name) in text, name
-    assert f"Playout policies, with their parameters' defaults: {POLICIES.describe('uniform')};" in text
-    assert RULES.describe("rave") in text and DYNKOMI.describe("linear") in text
-
-
-@pytest.mark.parametrize("komi", ["7.5", "107.5"])
-def test_random_game_prints_the_seeds_game_and_its_result_under_the_komi(komi, capsys):
-    assert cli.main(["--random-game", "--size", "5", "--seed", "3", "--komi", komi]) == 0
-    board = random_game(5, 3)
-    score = board.score(float(komi))
-    winner = f"{'B' if score > 0 else 'W'}+{abs(score):g}"
-    out = capsys.readouterr().out
-    assert out == f"{board.render()}\n{len(board.moves)} moves, seed 3, result {winner}\n"
-    assert re.search(r"^ 5 [.XO ]+ 5$", out, re.MULTILINE)  # the board is drawn, 5 rows high
-
-
-def test_random_game_differs_from_seed_to_seed(capsys):
-    cli.main(["--random-game", "--size", "9", "--seed", "1"])
-    first = capsys.readouterr().out
-    cli.main(["--random-game", "--size", "9", "--seed", "2"])
-    assert capsys.readouterr().out != first
-
-
-def test_compile_warms_the_kernels_up_and_exits_without_serving(monkeypatch):
-    warmed = []
-    monkeypatch.setattr(engine, "warm_up", warmed.append)
-    monkeypatch.setattr(gtp, "serve", lambda *args, **kwargs: pytest.fail("--compile served GTP"))
-    assert cli.main(["--compile"]) == 0
-    assert len(warmed) == 1
-
-
-def test_a_bad_option_stops_the_command_before_anything_runs(monkeypatch, capsys):
-    monkeypatch.setattr(engine, "warm_up", lambda log: pytest.fail("warmed up after a bad option"))
-    refusal(["--compile", "--threads", "99"], capsys, read=cli.main)
-
-
-# ---- the real process
-
-
-def test_python_m_goengine_writes_only_gtp_on_stdout_and_with_quiet_nothing_on_stderr():
-    """The options reach the engine (the board, the komi, the budget, the threads) and, with
-    ``--quiet``, stdout carries the GTP responses alone and stderr stays empty."""
-    script = "1 showboard\n2 goengine-params\n3 genmove b\nquit\n"
-    argv = ["--quiet", "--size", "5", "--komi", "0.5", "--playouts", "30", "--threads", "1", "--seed", "3"]
-    proc = subprocess.run(
-        [sys.executable, "-m", "goengine", *argv], input=script, capture_output=True, text=True, timeout=120
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stderr == ""
-    responses = [gtp_spec.parse_response(block) for block in gtp_spec.split_stream(proc.stdout)]
-    assert [(r.ok, r.id) for r in responses] == [(True, "1"), (True, "2"), (True, "3"), (True, None)]
-    board, params, move = (r.body for r in responses[:3])
-    assert board.count("\n") == 7 and board.endswith("komi 0.5")  # 5 rows, 2 of letters, the captures
-    assert {"playouts_per_move 30", "search_threads 1", "random_seed 3"} <= {
-        line.split("] ", 1)[1] for line in params.split("\n")
-    }
-    assert re.fullmatch(r"[A-E][1-5]|pass|resign", move)
-
-
-# ---- goengine review: its options
-
-
-def review_settings(*argv: str):
-    """The settings ``goengine review game.sgf ARGV`` would review with."""
-    return cli.review_settings(cli.build_review_parser().parse_args(["game.sgf", *argv]))
-
-
-def test_a_review_searches_2000_playouts_a_position_with_one_thread_an_engine_and_an_engine_a_core(monkeypatch):
-    monkeypatch.setattr(config_module, "available_cores", lambda: 4)
-    settings = review_settings()
-    assert (settings.budget.playouts, settings.budget.seconds) == (2000, None)
-    assert settings.config.search.threads == 1 and settings.jobs == 4
-    assert settings.plot and settings.progress and settings.cluster is None and settings.mistakes == 5
-
-
-def test_a_reviews_budget_is_visits_playouts_or_seconds(monkeypatch):
-    assert review_settings("--visits", "300").budget == review_settings("--playouts", "300").budget
-    assert review_settings("--visits", "300").budget.playouts == 300
-    seconds = review_settings("--seconds", "1.5").budget
-    assert (seconds.playouts, seconds.seconds) == (None, 1.5)
-
-
-def test_a_reviews_threads_share_the_cores_with_its_jobs(monkeypatch):
-    monkeypatch.setattr(config_module, "available_cores", lambda: 4)
-    settings = review_settings("--threads", "2", "--rule", "ucb1")
-    assert settings.config.search.threads == 2 and settings.jobs == 2 and settings.config.search.rule == "ucb1"
-    assert review_settings("--jobs", "3").jobs == 3
-    cluster = review_settings("--cluster", "tcp://10.0.0.1:8786", "--no-plot", "--no-progress", "--mistakes", "3")
-    assert (cluster.cluster, cluster.plot, cluster.progress, cluster.mistakes) == (
-        "tcp://10.0.0.1:8786",
-        False,
-        False,
-        3,
-    )
-
-
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["--visits", "100", "--playouts", "200"], "--visits and --playouts say the same thing: give one"),
-        (["--jobs", "0"], "--jobs must be at least 1"),
-        (["--mistakes", "0"], "--mistakes must be at least 1"),
-        (["--size", "9"], "unrecognized arguments: --size 9"),  # each file gives its board and komi
-        (["--threads", "0"], "threads must be from 1 to 64, got 0"),
-    ],
-)
-def test_a_bad_review_option_is_refused_with_one_line_and_exit_code_2(argv, message, capsys):
-    with pytest.raises(SystemExit) as stop:
-        cli.main(["review", "game.sgf", *argv])
-    assert stop.value.code == 2
-    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("goengine review: error: ")]
-    assert lines == [f"goengine review: error: {message}"]
-
-
-def test_review_names_a_bad_file_and_exits_1_without_a_traceback(tmp_path):
-    bad = tmp_path / "bad.sgf"
-    bad.write_text("(;GM[1]SZ[9];B[ee];W[ee])")
-    proc = subprocess.run(
-        [sys.executable, "-m", "goengine", "review", str(bad), "--no-plot"], capture_output=True, text=True, timeout=120
-    )
-    assert proc.returncode == 1 and proc.stdout == ""
-    assert f"goengine review: {bad}: move 2 (W E5) cannot be played" in proc.stderr
-    assert "Traceback" not in proc.stderr
-
-
-# ---- the first answers
-
-
-def test_the_command_and_the_gtp_protocol_import_no_compiled_kernel():
-    """What lets ``name`` be answered at once: neither the command nor the protocol core loads
-    numba (the kernels load beside the first answers, ``cli.gtp_main``)."""
-    code = (
-        "import sys, goengine.cli, goengine.gtp, goengine.gtp.protocol; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba' or m.startswith('goengine.kernels')))"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert done.stdout.strip() == "[]"
-
-
-def test_a_bad_option_ends_the_command_with_code_2_while_its_controller_waits():
-    """A controller that started ``goengine --threads 0`` and sends nothing yet: the command
-    still exits at once with argparse's message. (The options are read beside the first answers,
-    so a failure must end a session in which no line ever comes.)"""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "goengine", "--threads", "0"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        code = proc.wait(timeout=60)
-    finally:
-        proc.kill()
-        out, err = proc.communicate()
-    assert code == 2
-    assert out == ""
-    assert "goengine: error: threads must be from 1 to 64, got 0" in err
-
-
-def test_name_is_answered_before_a_bad_option_ends_the_session():
-    proc = subprocess.run(
-        [sys.executable, "-m", "goengine", "--rule", "nonsense"],
-        input="1 name\n2 boardsize 9\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 2
-    assert proc.stdout in ("", "=1 goengine\n\n")  # name may beat the options' check, or not
-    assert "unknown selection rule 'nonsense'" in proc.stderr
+def test_the_dispatcher_imports_no_front_end_of_its_own():
+    code = "import sys, goengine.cli; print(sorted(m for m in sys.modules if m.startswith('goengine.')))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "['goengine.cli']"

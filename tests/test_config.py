@@ -12,7 +12,6 @@ from dataclasses import replace
 
 import pytest
 
-from goengine import cli
 from goengine import config as config_module
 from goengine.board import BLACK
 from goengine.config import (
@@ -29,8 +28,9 @@ from goengine.config import (
     with_setting,
 )
 from goengine.engine import Engine
-from goengine.gtp import GtpEngine
+from goengine.gtp import GtpEngine, command
 from goengine.kernels.tree import BYTES_PER_NODE
+from goengine.options import config_from_args
 from goengine.time_control import TimeSettings
 
 #: per setting: values each door must refuse, with the message's start
@@ -68,7 +68,7 @@ GOOD_VALUES = {
 
 @pytest.fixture(autouse=True)
 def one_core(monkeypatch):
-    """The command's default thread count is the cores (``cli.config_from_args``); the engine's,
+    """The command's default thread count is the cores (``options.config_from_args``); the engine's,
     which GTP sets from, is one. The two doors are compared on one core, where they agree."""
     monkeypatch.setattr(config_module, "available_cores", lambda: 1)
 
@@ -76,7 +76,7 @@ def one_core(monkeypatch):
 def cli_error(argv: list[str], capsys) -> str:
     """The message ``goengine ARGV`` exits with (argparse's ``goengine: error: ...``)."""
     with pytest.raises(SystemExit) as stop:
-        cli.options(argv)
+        command.options(argv)
     assert stop.value.code == 2
     lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("goengine: error: ")]
     assert len(lines) == 1
@@ -120,7 +120,7 @@ def test_an_integer_setting_is_ascii_digits_of_any_length_refused_with_its_range
 
 @pytest.mark.parametrize(("key", "value"), [(k, v) for k, values in GOOD_VALUES.items() for v in values])
 def test_a_good_setting_gives_the_same_configuration_through_both_doors(key, value):
-    from_cli = cli.config_from_args(cli.build_parser().parse_args([option(key), value])).search
+    from_cli = config_from_args(command.build_parser().parse_args([option(key), value])).search
     engine = Engine()
     gtp = GtpEngine(engine)
     assert gtp.send(f"goengine-set {key} {value}") == "=\n\n"
@@ -147,7 +147,7 @@ def test_bad_choices_and_parameters_get_the_same_error_through_both_doors(args, 
 
 
 def test_a_choice_is_read_in_any_case_through_both_doors():
-    from_cli = cli.config_from_args(cli.build_parser().parse_args(["--rule", "UCB1", "--playout", "Uniform"])).search
+    from_cli = config_from_args(command.build_parser().parse_args(["--rule", "UCB1", "--playout", "Uniform"])).search
     assert (from_cli.rule, from_cli.playout) == ("ucb1", "uniform")
     engine = Engine()
     GtpEngine(engine).send("goengine-set rule UCB1")
@@ -307,14 +307,14 @@ def test_every_door_refuses_a_board_size_outside_the_one_range(size):
         engine = GtpEngine(Engine())
         assert engine.send(f"boardsize {size}") == "? unacceptable size\n\n"
         with pytest.raises(ValueError, match="board size must be from 5 to 19"):
-            cli.config_from_args(cli.build_parser().parse_args(["--size", str(size)]))
+            config_from_args(command.build_parser().parse_args(["--size", str(size)]))
 
 
 @pytest.mark.parametrize("size", [BOARD_SIZES[0], BOARD_SIZES[-1]])
 def test_the_ends_of_the_range_are_games(size):
     engine = GtpEngine(Engine())
     assert engine.send(f"boardsize {size}").startswith("=") and engine.engine.game.size == size
-    assert cli.config_from_args(cli.build_parser().parse_args(["--size", str(size)])).size == size
+    assert config_from_args(command.build_parser().parse_args(["--size", str(size)])).size == size
 
 
 def test_available_cores_counts_the_cores_this_process_may_use(monkeypatch):

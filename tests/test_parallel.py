@@ -11,12 +11,12 @@ from dataclasses import replace
 
 import pytest
 
-from goengine import cli
 from goengine.config import SearchConfig, with_param, with_setting
 from goengine.engine import Engine
-from goengine.gtp import GtpEngine
+from goengine.gtp import GtpEngine, command
 from goengine.kernels.search import MAX_PARAMS
 from goengine.kernels.tree import BYTES_PER_NODE
+from goengine.options import config_from_args
 from goengine.parallel import DEFAULT_PARALLEL, PARALLEL, ROOT, TREE
 from goengine.search import Search
 
@@ -90,10 +90,10 @@ def test_changing_the_parallel_search_starts_the_trees_afresh():
 
 
 def test_the_parallel_search_is_chosen_by_name_and_says_how_the_threads_share_the_tree():
-    parse = cli.build_parser().parse_args
-    config = cli.config_from_args(parse(["--threads", "2", "--parallel", "Tree"]))
+    parse = command.build_parser().parse_args
+    config = config_from_args(parse(["--threads", "2", "--parallel", "Tree"]))
     assert config.search.parallel == "tree"
-    assert "--parallel-param" not in cli.build_parser().format_help()  # no choice has parameters
+    assert "--parallel-param" not in command.build_parser().format_help()  # no choice has parameters
     engine = Engine(config)
     assert "2 threads on one tree of up to 22,369,621 nodes" in engine.describe()
     GtpEngine(engine).send("goengine-set parallel_search root")

@@ -193,13 +193,13 @@ def test_an_older_name_selects_its_choice_and_the_help_names_it_once():
 def test_the_move_model_prior_answers_to_its_older_name_patterns():
     """Recorded commands (``--prior patterns``) still select the move model, and the help text
     mentions the older name once."""
-    from goengine import cli
     from goengine.config import SearchConfig
+    from goengine.gtp import command
 
     assert SearchConfig(prior="patterns").prior == "movemodel" == SearchConfig().prior
     assert priors.PRIORS["movemodel"].needs_move_model
     assert [name for name, c in priors.PRIORS.items() if c.needs_move_model] == ["movemodel"]
-    assert " ".join(cli.build_parser().format_help().split()).count("or patterns, its older name") == 1
+    assert " ".join(command.build_parser().format_help().split()).count("or patterns, its older name") == 1
 
 
 def test_overrides_by_name_or_words_replace_the_defaults_and_the_rest_stay():

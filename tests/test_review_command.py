@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
-from goengine import coords
+from goengine import cli, coords
+from goengine import config as config_module
 from goengine import sgf as sgf_module
 from goengine.board import BLACK, PASS, WHITE, Board
 from goengine.config import Budget, EngineConfig, SearchConfig
@@ -375,3 +376,69 @@ def test_the_kernels_are_loaded_before_the_first_search_and_a_compile_is_said(tm
     status, _, err = run([tmp_path / "g.sgf"], ReviewSettings(**{**vars(SETTINGS), "plot": False}))
     assert status == 0 and order[0] == "warm" and order.count("warm") == 1 and "search" in order
     assert err.startswith("goengine: compiling (test)\n")
+
+
+# ---- goengine review: its options
+
+
+def review_settings(*argv: str):
+    """The settings ``goengine review game.sgf ARGV`` would review with."""
+    return command.review_settings(command.build_review_parser().parse_args(["game.sgf", *argv]))
+
+
+def test_a_review_searches_2000_playouts_a_position_with_one_thread_an_engine_and_an_engine_a_core(monkeypatch):
+    monkeypatch.setattr(config_module, "available_cores", lambda: 4)
+    settings = review_settings()
+    assert (settings.budget.playouts, settings.budget.seconds) == (2000, None)
+    assert settings.config.search.threads == 1 and settings.jobs == 4
+    assert settings.plot and settings.progress and settings.cluster is None and settings.mistakes == 5
+
+
+def test_a_reviews_budget_is_visits_playouts_or_seconds(monkeypatch):
+    assert review_settings("--visits", "300").budget == review_settings("--playouts", "300").budget
+    assert review_settings("--visits", "300").budget.playouts == 300
+    seconds = review_settings("--seconds", "1.5").budget
+    assert (seconds.playouts, seconds.seconds) == (None, 1.5)
+
+
+def test_a_reviews_threads_share_the_cores_with_its_jobs(monkeypatch):
+    monkeypatch.setattr(config_module, "available_cores", lambda: 4)
+    settings = review_settings("--threads", "2", "--rule", "ucb1")
+    assert settings.config.search.threads == 2 and settings.jobs == 2 and settings.config.search.rule == "ucb1"
+    assert review_settings("--jobs", "3").jobs == 3
+    cluster = review_settings("--cluster", "tcp://10.0.0.1:8786", "--no-plot", "--no-progress", "--mistakes", "3")
+    assert (cluster.cluster, cluster.plot, cluster.progress, cluster.mistakes) == (
+        "tcp://10.0.0.1:8786",
+        False,
+        False,
+        3,
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--visits", "100", "--playouts", "200"], "--visits and --playouts say the same thing: give one"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--mistakes", "0"], "--mistakes must be at least 1"),
+        (["--size", "9"], "unrecognized arguments: --size 9"),  # each file gives its board and komi
+        (["--threads", "0"], "threads must be from 1 to 64, got 0"),
+    ],
+)
+def test_a_bad_review_option_is_refused_with_one_line_and_exit_code_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["review", "game.sgf", *argv])
+    assert stop.value.code == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("goengine review: error: ")]
+    assert lines == [f"goengine review: error: {message}"]
+
+
+def test_review_names_a_bad_file_and_exits_1_without_a_traceback(tmp_path):
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;GM[1]SZ[9];B[ee];W[ee])")
+    proc = subprocess.run(
+        [sys.executable, "-m", "goengine", "review", str(bad), "--no-plot"], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert f"goengine review: {bad}: move 2 (W E5) cannot be played" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -21,6 +21,7 @@ interrupted.
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import sys
 import time
@@ -34,6 +35,7 @@ from goengine.board import BLACK, WHITE
 from goengine.config import Budget, EngineConfig
 from goengine.engine import warm_up
 from goengine.jobs import Runner
+from goengine.options import add_engine_options, config_from_args
 from goengine.review import annotate, losses, plot
 from goengine.review.evaluate import IN_FLIGHT, Evaluation, evaluated
 from goengine.review.gamefile import BadGame, ReviewGame, read
@@ -241,3 +243,92 @@ def review(
     not_reviewed = f"; {failed} file(s) not reviewed" if failed else ""
     print(f"{PROG}: {reviewed} game(s), {count} positions, in {seconds:.1f} s{not_reviewed}", file=err)
     return 1 if failed else 0
+
+
+# ---- the command line
+
+
+def build_review_parser() -> argparse.ArgumentParser:
+    """``goengine review``: the game files, the engine's options (without the board's size and
+    komi, which each file gives) and the review's own."""
+    from goengine.config import available_cores
+
+    parser = argparse.ArgumentParser(
+        prog="goengine review",
+        description="Review games: every position of each game's main line searched, written beside it as "
+        "GAME-review.sgf (win rates for Sabaki's graph, each move's loss and the best line) and GAME-review.png, "
+        "and each colour's biggest mistakes on stdout.",
+    )
+    parser.add_argument("games", nargs="+", metavar="GAME", help="SGF files, or folders of them (their *.sgf)")
+    add_engine_options(parser, board=False, threads_default="1: one engine a core, each on its own positions")
+    review = parser.add_argument_group("the review")
+    review.add_argument(
+        "--visits",
+        type=int,
+        metavar="N",
+        help=f"playouts a position, as --playouts (default {DEFAULT_VISITS} when neither this, --playouts "
+        "nor --seconds is given; --seconds is then the time a position)",
+    )
+    review.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="positions evaluated at once on this machine, each by its own engine process "
+        f"(default: the cores, {available_cores()} here, over the threads an engine searches with, 1 by default)",
+    )
+    review.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="send the positions to the Dask scheduler at ADDRESS (tcp://host:8786) rather than to local processes",
+    )
+    review.add_argument("--mistakes", type=int, default=5, metavar="N", help="mistakes listed a colour (default 5)")
+    review.add_argument("--no-plot", action="store_true", help="no GAME-review.png (no matplotlib needed)")
+    review.add_argument("--no-progress", action="store_true", help="a line a game on stderr, no progress bar")
+    return parser
+
+
+def review_settings(args: argparse.Namespace) -> ReviewSettings:
+    """The review's settings (``goengine.review.ReviewSettings``) from its parsed options;
+    ValueError with what is wrong. An engine searches with one thread unless ``--threads`` says
+    otherwise (the positions, not the threads, share the cores); the budget is ``--visits`` or
+    ``--playouts`` playouts, ``--seconds``, or DEFAULT_VISITS playouts."""
+    from dataclasses import replace
+
+    from goengine.config import available_cores, with_setting
+
+    if args.visits is not None and args.playouts is not None:
+        raise ValueError("--visits and --playouts say the same thing: give one")
+    if args.visits is not None:
+        args.playouts = str(args.visits)
+    config = config_from_args(args)
+    if args.threads is None:
+        config = replace(config, search=with_setting(config.search, "threads", "1"))
+    search = config.search
+    playouts = search.playouts
+    if playouts is None and search.seconds is None:
+        playouts = DEFAULT_VISITS
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError("--jobs must be at least 1")
+    if args.mistakes < 1:
+        raise ValueError("--mistakes must be at least 1")
+    jobs = args.jobs if args.jobs is not None else max(1, available_cores() // search.threads)
+    return ReviewSettings(
+        config=config,
+        budget=Budget(playouts, search.seconds),
+        jobs=jobs,
+        cluster=args.cluster,
+        plot=not args.no_plot,
+        mistakes=args.mistakes,
+        progress=not args.no_progress,
+    )
+
+
+def main(argv: list[str]) -> int:
+    """``goengine review GAME.sgf ...``: review the games (``goengine.review.review``)."""
+    parser = build_review_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = review_settings(args)
+    except ValueError as err:
+        parser.error(str(err))
+    return review(args.games, settings)
