@@ -52,7 +52,7 @@ from goengine.game import BadHandicap, BoardNotEmpty, Game, GameError, fixed_han
 from goengine.ponder import Ponderer
 from goengine.result import MoveStats, SearchResult
 from goengine.ruleset import goengine_rules
-from goengine.search import Search
+from goengine.search import Search, direct_move
 from goengine.time_control import GameClocks, StopRule, TimeSettings
 
 RESIGN = -2  # the move of a decision to resign
@@ -173,7 +173,7 @@ class Engine:
         board.to_move = c
         request = request or SearchRequest()
         if self._search.config.player != "search":  # a research player: one part of the engine alone
-            decision = Decision(self._search.direct_move(board), "research player", SearchResult(c, self.game.komi))
+            decision = Decision(direct_move(self._search, board), "research player", SearchResult(c, self.game.komi))
         else:
             budget, clock_stop = self._clock_stop(c, board, request.budget or self.budget(c, board))
             extra = self.extra_komi(c)

@@ -9,7 +9,7 @@
 The last two are research players (issue 47: which of an engine's parts carries its strength),
 not ways to play well. With one thread a seed reproduces their games: the playout player draws
 from the search's random stream. The registry has the shape of the kernels' ones
-(``goengine.registry``); the choice is made in Python (``goengine.search.Search.direct_move``).
+(``goengine.registry``); the choice is made in Python (``goengine.search.direct_move``).
 """
 
 from __future__ import annotations

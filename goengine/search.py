@@ -6,7 +6,7 @@ callback and interval, the stop test, the extra komi, what the result holds), re
 trees on the position (``_reroot``), runs batches of iterations on every thread (``_run_thread``,
 which calls ``kernels.search.run_iterations``) until the budget is spent, and has
 ``result.TreeReader`` read the trees into an immutable ``SearchResult``, at the end and for each
-report, with the other threads held meanwhile (``_snapshot``), so every figure of a result is of
+report, with the other threads held meanwhile (``_Gate``), so every figure of a result is of
 one moment. That result is all a client ever sees: the engine, the front-ends and the scripts
 read it, never the trees. The search decides nothing: which move to play (the most visited, a
 pass, a resignation) is the engine's decision (``Engine.decide``), and the budget is the engine's
@@ -185,6 +185,99 @@ class Tree:
         return range(first, first + int(self.ti[kt.NCHILD, node])) if first >= 0 else range(0)
 
 
+class _Gate:
+    """Where a report holds a search's other threads (``snapshot``): a thread that does not report
+    calls ``hold`` after each batch, and waits there while a report reads the trees; a thread that
+    stops searching ``leave``s, so no report waits for it. ``open(threads)`` before each round of
+    batches."""
+
+    def __init__(self):
+        self._lock = threading.Condition()
+        self._holding = False  # a report wants the other threads held
+        self._held = 0  # threads held now
+        self._active = 0  # threads still searching
+
+    def open(self, threads: int) -> None:
+        self._active = threads
+
+    def leave(self) -> None:
+        with self._lock:
+            self._active -= 1
+            self._lock.notify_all()
+
+    def hold(self) -> None:
+        if not self._holding:
+            return
+        with self._lock:
+            self._held += 1
+            self._lock.notify_all()
+            while self._holding:
+                self._lock.wait()
+            self._held -= 1
+
+    def snapshot(self, read: Callable[[], SearchResult]) -> SearchResult:
+        """``read()`` while every other active thread is held at the end of its batch (a few
+        milliseconds at most), then let them go."""
+        with self._lock:
+            self._holding = True
+            while self._held < self._active - 1:
+                self._lock.wait()
+        try:
+            return read()
+        finally:
+            with self._lock:
+                self._holding = False
+                self._lock.notify_all()
+
+
+def kept_node(tree: Tree, old_moves: tuple, old_to_move: int, moves: tuple, to_move: int) -> int:
+    """The node of ``tree`` to keep as the root after the moves played since its root (``moves``
+    beyond ``old_moves``, the root's, where ``old_to_move`` was to move), or -1 when none can be:
+    the tree alternates colours, so the new moves must alternate from the side that was to move (a
+    same-colour sequence, set-up stones, breaks it), each must be a child, and the side to move at
+    the node must be ``to_move`` (two genmoves of one colour in a row would otherwise play the
+    other side's moves for it)."""
+    node = 0
+    color = 3 - old_to_move
+    for c, m in moves[len(old_moves) :]:
+        if c == color:
+            return -1
+        color = c
+        node = tree.child(node, m)
+        if node < 0:
+            return -1
+    return node if 3 - color == to_move else -1
+
+
+def keep_owners(trees: list[Tree], job: _SearchJob, shared: bool) -> None:
+    """A finished search's owners become the trees' own: each thread's counts and iterations added
+    to its tree's (in a shared tree, all of them to the one tree)."""
+    if shared:
+        trees[0].owner_iterations += sum(job.done)
+        for extra in job.owners[1:]:
+            trees[0].owners += extra
+    else:
+        for tree, n in zip(trees, job.done, strict=True):
+            tree.owner_iterations += n
+
+
+def root_ownership(trees: list[Tree], running: _SearchJob | None, shared: bool) -> tuple[np.ndarray, np.ndarray] | None:
+    """For every padded point, the mean owner at the end of the iterations searched from the root
+    position with ``ownership`` asked for (+1 Black, -1 White, 0 neither; summed over the trees),
+    and its standard deviation; None when there were none. ``running``: a search under way, whose
+    owners are not yet the trees' (its threads held: ``_Gate.snapshot``)."""
+    n = sum(tree.owner_iterations for tree in trees)
+    total = sum(tree.owners for tree in trees)
+    if running is not None and running.request.ownership:
+        n += sum(running.done)
+        if shared:
+            total = total + sum(running.owners[1:])
+    if n == 0:
+        return None
+    mean = total[0] / n
+    return mean, np.sqrt(np.maximum(total[1] / n - mean * mean, 0.0))
+
+
 class Search:
     """A UCT search with the selection rule, playout policy and prior of ``config``."""
 
@@ -195,11 +288,7 @@ class Search:
         self._run_visits = 0  # the root's visits when the running (or last) search began
         self._interrupt = False
         self._pool: ThreadPoolExecutor | None = None
-        # a report's snapshot: the reporting thread holds the others at the end of their batch
-        self._gate = threading.Condition()
-        self._holding = False  # a report wants the other threads held
-        self._held = 0  # threads held now
-        self._active = 0  # threads still searching
+        self._gate = _Gate()  # a report's snapshot: the reporting thread holds the others
         self._build()
 
     def _build(self) -> None:
@@ -273,7 +362,7 @@ class Search:
 
         ``request.callback(result)`` is called about every ``request.interval`` seconds with a
         result of the search so far (streamed analysis), the other threads held meanwhile
-        (``_snapshot``); ``request.should_stop()``, asked after every batch of iterations, ends
+        (``_Gate.snapshot``); ``request.should_stop()``, asked after every batch of iterations, ends
         the search when it says so. With ``request.ownership`` the iterations also count who owns
         each point at their end and the result holds the ownership map; that costs a pass over
         the board an iteration, so only analysis asks for it. With ``request.pv_visits`` each
@@ -316,12 +405,10 @@ class Search:
             try:
                 self._run_thread(job, k, trees[k], share, start, before)
             finally:
-                with self._gate:  # no longer searching: a report's snapshot does not wait for it
-                    self._active -= 1
-                    self._gate.notify_all()
+                self._gate.leave()  # no longer searching: a report's snapshot does not wait for it
 
         while True:
-            self._active = threads
+            self._gate.open(threads)
             if self._pool is None:
                 work(0)
             else:
@@ -335,14 +422,8 @@ class Search:
             if spent or time.perf_counter() >= deadline:
                 break
             tree.grow()
-        if request.ownership:  # this search's owners become the trees' own
-            if self.shared:
-                self.trees[0].owner_iterations += sum(done)
-                for extra in owners[1:]:
-                    self.trees[0].owners += extra
-            else:
-                for tree, n in zip(self.trees, done, strict=True):
-                    tree.owner_iterations += n
+        if request.ownership:
+            keep_owners(self.trees, job, self.shared)
         return self._result(None, job, start, before)
 
     def _result(self, running: _SearchJob | None, job: _SearchJob, start: float, before: int) -> SearchResult:
@@ -354,7 +435,7 @@ class Search:
         OWNERSHIP_PLAYOUTS playouts of the search's policy instead."""
         ownership = None
         if job.request.ownership:
-            found = self._root_ownership(running)
+            found = root_ownership(self.trees, running, self.shared)
             if found is None and running is None:
                 counts = self.owner_counts(job.board, OWNERSHIP_PLAYOUTS, self.config.seed, spread=True)
                 mean = counts[0] / OWNERSHIP_PLAYOUTS
@@ -373,31 +454,6 @@ class Search:
             ownership,
         )
 
-    def _snapshot(self, read: Callable[[], SearchResult]) -> SearchResult:
-        """``read()`` while no other thread of the search changes the trees: they are held at the
-        end of their current batch (``_hold``), a few milliseconds at most, and let go after."""
-        with self._gate:
-            self._holding = True
-            while self._held < self._active - 1:
-                self._gate.wait()
-        try:
-            return read()
-        finally:
-            with self._gate:
-                self._holding = False
-                self._gate.notify_all()
-
-    def _hold(self) -> None:
-        """Where a thread that does not report waits while a report reads the trees."""
-        if not self._holding:
-            return
-        with self._gate:
-            self._held += 1
-            self._gate.notify_all()
-            while self._holding:
-                self._gate.wait()
-            self._held -= 1
-
     def _run_thread(self, job: _SearchJob, k: int, tree, share, start: float, before: int) -> None:
         """Thread ``k``'s batches of iterations of ``job`` on ``tree`` with its own random stream,
         counting who owns each point into its array of ``job.owners`` and its iterations into
@@ -405,7 +461,7 @@ class Search:
         the search is interrupted or told to stop, or (in a shared tree) the pool must grow.
         Thread 0 asks the request's stop test and calls its callback (with a result of the search
         since ``start``, whose root had ``before`` visits); the others wait for it at the end of
-        a batch while it reads the trees (``_hold``)."""
+        a batch while it reads the trees (``_Gate.hold``)."""
         request = job.request
         reports = k == 0
         rng = self._rngs[k]
@@ -442,13 +498,13 @@ class Search:
             elif ran == 0:
                 break  # the root has MAX_VISITS visits: its counts must not wrap
             if not reports:
-                self._hold()
+                self._gate.hold()
                 continue
             if request.should_stop is not None and request.should_stop():
                 self.interrupt()
             if request.callback is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + request.interval
-                request.callback(self._snapshot(lambda: self._result(job, job, start, before)))
+                request.callback(self._gate.snapshot(lambda: self._result(job, job, start, before)))
 
     def _reroot(self, board: Board, komi: float) -> None:
         """Keep, in every tree, the subtree under the moves played since the last search; start
@@ -469,53 +525,11 @@ class Search:
             or (moves == old[2] and old[4] != board.to_move)  # the same position, the other side
         )
         for tree in self.trees:
-            node = 0
-            if not fresh:
-                color = 3 - old[4]  # the first new move must be by the side that was to move
-                for c, m in moves[len(old[2]) :]:
-                    # the tree alternates colours; a same-colour sequence (setup stones) breaks it
-                    if c == color:
-                        node = -1
-                        break
-                    color = c
-                    node = tree.child(node, m)
-                    if node < 0:
-                        break
-                # The kept node's children are moves of the side after the last move played there
-                # (the tree alternates colours). A root whose side to move is the other one (two
-                # genmoves of one colour in a row) would play them for the wrong side.
-                if node >= 0 and 3 - color != board.to_move:
-                    node = -1
-            if fresh or node < 0:
+            node = -1 if fresh else kept_node(tree, old[2], old[4], moves, board.to_move)
+            if node < 0:
                 tree.reset(last)
             else:
                 tree.keep_subtree(node)
-
-    def direct_move(self, board: Board) -> int:
-        """The move of a research player (``goengine.players``) for the side to move in
-        ``board``, no search: ``model``, the move model's most probable legal move; ``playout``,
-        a move of the playout policy, drawn from the first tree's random stream (PASS when it
-        draws none, or a move positional superko forbids)."""
-        c = board.to_move
-        if self.config.player == "model":
-            policy = movemodel.shipped().policy(board, c)
-            return min(policy, key=lambda m: (-policy[m], m)) if policy else PASS
-        pts, meta = board.pts.copy(), board.meta.copy()
-        settings, params = self.kernel.settings, self.kernel.params
-        move = int(
-            kpolicy.choose_move(
-                settings[ksearch.POLICY],
-                params[ksearch.POLICY_PARAMS],
-                MOGO3X3,
-                no_replies(),
-                pts,
-                meta,
-                ZOBRIST,
-                np.int64(c),
-                self.trees[0].rng,
-            )
-        )
-        return move if move == PASS or board.is_legal(c, move) else PASS
 
     def owner_counts(self, board: Board, playouts: int, seed: int, spread: bool = False) -> np.ndarray:
         """For every padded point, how many of ``playouts`` playouts (of this search's policy)
@@ -536,22 +550,6 @@ class Search:
         )
         return counts if spread else counts[0]
 
-    def _root_ownership(self, running: _SearchJob | None = None) -> tuple[np.ndarray, np.ndarray] | None:
-        """For every padded point, the mean owner at the end of the iterations searched from the
-        root position with ``ownership`` asked for (+1 Black, -1 White, 0 neither; summed over the
-        trees), and its standard deviation; None when there were none. ``running``: a search
-        under way, whose owners are not yet the trees' (its threads held, ``_snapshot``)."""
-        n = sum(tree.owner_iterations for tree in self.trees)
-        total = sum(tree.owners for tree in self.trees)
-        if running is not None and running.request.ownership:
-            n += sum(running.done)
-            if self.shared:
-                total = total + sum(running.owners[1:])
-        if n == 0:
-            return None
-        mean = total[0] / n
-        return mean, np.sqrt(np.maximum(total[1] / n - mean * mean, 0.0))
-
     # ---- read while the search runs
 
     def root_leaders(self) -> tuple[tuple[int, float], tuple[int, float], int]:
@@ -563,3 +561,30 @@ class Search:
         stats = self.reader.root_stats()
         leaders = [(s.visits, s.winrate) for s in stats[:2]] + [(0, 0.0)] * 2
         return leaders[0], leaders[1], self.reader.root_visits() - self._run_visits
+
+
+def direct_move(search: Search, board: Board) -> int:
+    """The move of a research player (``goengine.players``) for the side to move in
+    ``board``, no search: ``model``, the move model's most probable legal move; ``playout``,
+    a move of the playout policy, drawn from the first tree's random stream (PASS when it
+    draws none, or a move positional superko forbids)."""
+    c = board.to_move
+    if search.config.player == "model":
+        policy = movemodel.shipped().policy(board, c)
+        return min(policy, key=lambda m: (-policy[m], m)) if policy else PASS
+    pts, meta = board.pts.copy(), board.meta.copy()
+    settings, params = search.kernel.settings, search.kernel.params
+    move = int(
+        kpolicy.choose_move(
+            settings[ksearch.POLICY],
+            params[ksearch.POLICY_PARAMS],
+            MOGO3X3,
+            no_replies(),
+            pts,
+            meta,
+            ZOBRIST,
+            np.int64(c),
+            search.trees[0].rng,
+        )
+    )
+    return move if move == PASS or board.is_legal(c, move) else PASS
