@@ -28,7 +28,7 @@ from goengine.config import Budget, SearchRequest
 from goengine.kernels import board as kb
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
-from goengine.search import Search
+from goengine.search import Search, root_ownership
 
 RULES = list(selection.RULES)
 
@@ -992,7 +992,7 @@ def test_the_owners_counted_add_up_to_the_roots_score(threads, parallel):
         board.play(board.to_move, pt(board, v))
     search = make_search("rave", playouts=2000, threads=threads, playout="heavy", parallel=parallel)
     result = search.run(board, 7.5, SearchRequest(Budget(playouts=2000), ownership=True))
-    assert result.ownership is not None and search._root_ownership() is not None
+    assert result.ownership is not None and root_ownership(search.trees, None, search.shared) is not None
     for tree in search.trees:
         assert tree.owner_iterations == tree.ti[kt.VISITS, 0]
         assert tree.owners[0].sum() == tree.tf[kt.SCORE, 0]
@@ -1017,7 +1017,7 @@ def test_the_owners_start_again_for_a_new_position_and_add_up_for_the_same_one()
     assert search.trees[0].owner_iterations == 700
     board.play(BLACK, pt(board, "E5"))
     assert search.run(board, 7.5, SearchRequest(Budget(playouts=100))).playouts == 100
-    assert search._root_ownership() is None  # a new position, and nothing counted there yet
+    assert root_ownership(search.trees, None, search.shared) is None  # a new position, and nothing counted there yet
     search.run(board, 7.5, SearchRequest(Budget(playouts=250), ownership=True))
     assert search.trees[0].owner_iterations == 250
 
