@@ -15,10 +15,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "goengine"
-OWNERS = {PACKAGE / "search.py", PACKAGE / "engine.py"}  # the search's own modules
-# what only the owners may read: the engine's search, the search's readers of its trees, and a
-# search's trees (``SearchConfig.trees`` is a number of trees, not trees)
-SEARCH_INTERNALS = {"_search", "last_result", "_root_stats", "_result", "_root_ownership"}
+# the search's own modules: the search, the engine that owns it, and the reading of its trees
+OWNERS = {PACKAGE / "search.py", PACKAGE / "engine.py", PACKAGE / "result.py"}
+# what only the owners may read: the engine's search, the search's reader of its trees and what it
+# reads, and a search's trees (``SearchConfig.trees`` is a number of trees, not trees)
+SEARCH_INTERNALS = {"_search", "last_result", "reader", "root_stats", "_result", "root_ownership", "TreeReader"}
 
 
 def sources() -> list[Path]:
@@ -54,6 +55,7 @@ def test_the_check_finds_a_read_of_the_search():
         "e.last_result.playouts",
         "search.trees[0]",
         "x._search",
+        "search.reader.root_stats()",
     ):
         assert reads_of_the_search(ast.parse(text)), text
     assert reads_of_the_search(ast.parse("result.stats[0].pv; engine.game.board; re.search(x); config.trees")) == []
