@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import re
 import shlex
@@ -245,6 +246,41 @@ def test_hackings_layer_diagram_names_every_module_of_the_layers_contract():
     drawn = set(re.findall(r"[a-z_][a-z0-9_]*", diagram.split("lab (match")[0]))
     assert sorted(modules - drawn) == [], "layers of pyproject.toml HACKING's diagram does not draw"
     assert sorted(drawn - modules) == [], "modules HACKING's diagram draws that the contract does not hold"
+
+
+# ---- the packages' reading guides
+
+
+def package_docstring(package: Path) -> str:
+    return ast.get_docstring(ast.parse((package / "__init__.py").read_text()))
+
+
+@pytest.mark.parametrize("package", ["gtp", "analysis", "review", "lab"])
+def test_each_packages_reading_guide_names_every_module_of_it(package):
+    folder = ROOT / "goengine" / package
+    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "__main__"}
+    named = set(re.findall(r"``([a-z_][a-z0-9_]*)[.`]", package_docstring(folder)))
+    assert sorted(modules - named) == [], f"modules goengine/{package}/__init__.py does not name"
+
+
+@pytest.mark.parametrize("package", ["gtp", "analysis", "review"])
+def test_each_module_a_reading_guide_names_is_there(package):
+    folder = ROOT / "goengine" / package
+    guide = re.search(r"Reading guide:(.*?)(?:\n\n|$)", package_docstring(folder), re.S).group(1)
+    known = {p.stem for p in folder.glob("*.py")} | {p.stem for p in (ROOT / "goengine").glob("*")}
+    known |= gtp_commands() | {"goengine"}
+    named = {name.split(".")[0] for name in re.findall(r"``([a-z_][a-z0-9_.]*)``", guide)}
+    assert sorted(named - known) == [], f"names goengine/{package}'s reading guide gives that are not modules"
+
+
+def test_the_packages_docstring_names_every_layer_of_the_contract():
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["type"] == "layers")["layers"]
+    modules = {m.strip().removeprefix("goengine.") for layer in layers for m in layer.split(":")}
+    named = set(re.findall(r"``([a-z_][a-z0-9_]*)``", package_docstring(ROOT / "goengine")))
+    assert sorted(modules - named) == [], "layers goengine/__init__.py does not name"
 
 
 # ---- gtp.md and the command table

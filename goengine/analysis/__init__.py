@@ -4,7 +4,8 @@ for each analysed turn (KataGo's ``docs/Analysis_Engine.md`` is the reference).
 
 Reading guide: ``query`` reads a line into a checked ``Query`` (or an ``Action``, or KataGo's
 error for it); ``server`` queues the turns and searches them on worker engines; ``response``
-formats one ``SearchResult`` as KataGo's response. Like ``goengine.gtp``, this is a front-end: it
+formats one ``SearchResult`` as KataGo's response; ``command`` is the command line (the engine's
+options and KataGo's ``-config``). Like ``goengine.gtp``, this is a front-end: it
 reaches the search only through ``Engine`` and formats its immutable results.
 """
 

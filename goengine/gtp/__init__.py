@@ -1,14 +1,16 @@
 """The GTP (version 2) front-end: where text stops. Everything below it takes points, colours
 and objects; GTP's formats and error wording live in this package.
 
-Reading guide: ``protocol`` is the core (reading a line, the command table, framing, the I/O
-loop); each other module is a group of handlers registered into the one table: ``game``
-(set-up, moves, handicap), ``rules`` (KataGo's and KGS's rules, the komi), ``scoring`` (the board,
-the score, SGF), ``timing`` (the clock), ``settings`` (``goengine-set``, the parameter page),
-``analysis`` (Leela Zero's, KataGo's and CGOS's analysis formats), ``gogui`` (GoGui's analyze
-commands) and ``servers`` (what KGS and controllers send beside the game). Every analysis
-formats one ``SearchResult``; nothing here reads the search itself.
-``front.GtpEngine`` assembles them around an ``Engine``; ``front.serve`` runs it on stdin/stdout.
+Reading guide: ``protocol`` is the core (reading a line, the command table, framing, the I/O loop);
+each other module but ``commands`` (``CommandGroup``, their shape) and ``command`` is a group of
+handlers registered into the one table: ``play`` (set-up, moves, handicap), ``ruleset`` (KataGo's
+and KGS's rules, the komi), ``scoring`` (the board, the score), ``sgf`` (``loadsgf``,
+``printsgf``), ``timing`` (the clock), ``settings`` (``goengine-set``, the parameter page),
+``streaming`` (Leela Zero's, KataGo's and CGOS's analysis formats), ``gogui`` (GoGui's analyze
+commands) and ``servers`` (what KGS and controllers send beside the game); ``command`` is the
+``goengine`` command line (its options and how it starts serving). Every analysis formats one
+``SearchResult``; nothing here reads the search itself. ``front.GtpEngine`` assembles them around
+an ``Engine``; ``front.serve`` runs it on stdin/stdout.
 
 This package's own import loads nothing: ``protocol`` imports no kernel until it reads a vertex,
 so that the ``goengine`` command can answer a controller's first commands (``name``, ``version``)

@@ -1,13 +1,16 @@
 """The match laboratory: goengine against GNU Go or any GTP engine, beside the engine, not in it.
 
 It drives engines only through GTP (``client``), referees their games on its own board and clocks
-(``referee``, ``referee_clock``), schedules them on a process pool or a Dask cluster
+(``referee``, ``referee_clock``), schedules them on the one job runner, here or on a Dask cluster
 (``schedule``), keeps every finished game on disk (``records``) with its SGF made from the record
 (``gamefiles``), and turns them into win rates with intervals (``stats``), sequential tests
-(``sprt``), one rating scale (``ratings``), tables and plots (``report``). ``cli`` is the command
-(``goengine-match``; ``python -m goengine.lab`` in a checkout). Nothing in the engine imports this
-package, and it imports nothing of the engine but the board, coordinates, SGF, the version and the
-job runner (``goengine.jobs``; import-linter contracts in ``pyproject.toml`` check both).
+(``sprt``), one rating scale (``ratings``), tables and plots (``report``). ``tune`` tunes
+numeric settings by SPSA on games against an opponent; ``tactics``
+is the tactical benchmark (``goengine-tactics``) on GNU Go's regression positions, which
+``regression`` reads and judges. ``cli`` is the command (``goengine-match``; ``python -m
+goengine.lab`` in a checkout). Nothing in the engine imports this package, and it imports
+nothing of the engine but the board, coordinates, the rules, SGF, the version and the job runner
+(``goengine.jobs``; import-linter contracts in ``pyproject.toml`` check both).
 
 What goengine itself installs is enough to import every module here and to play matches. The
 ``match`` extra adds scipy (the tournament's ratings) and dask (clusters), each imported where it

@@ -1,12 +1,12 @@
 """Evaluating positions: one search a position, here, on a process pool, or on a Dask cluster.
 
-``evaluate(position, config, budget)`` searches one ``game.Position`` from fresh trees (as KataGo
+``evaluate(position, config, budget)`` searches one ``gamefile.Position`` from fresh trees (as KataGo
 searches each query afresh) and returns an ``Evaluation``: plain figures, small to send back from
 another process or machine. Each position gets an ``Engine`` of its own, seeded alike: with one
 search thread its figures are the same wherever and after whatever it ran, here, in a pool or on
 a cluster.
 
-``analysed`` takes ``(key, position)`` pairs and yields ``(key, Evaluation or the exception that
+``evaluated`` takes ``(key, position)`` pairs and yields ``(key, Evaluation or the exception that
 stopped it)`` as searches end, in any order, on the one job runner (``goengine.jobs``):
 positions, not games, are the unit of work, so one long game spreads over every core. The
 runner keeps a few positions a worker in flight, not the whole queue, so a folder of a
