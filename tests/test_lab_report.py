@@ -83,3 +83,30 @@ def test_no_time_profile_without_a_game_under_a_clock():
     records = [hand_record("a", 0, True), hand_record("a", 1, False)]
     assert report.time_profile_cells(records) == ((), [])
     assert report.format_time_profile(records) == ""
+
+
+def test_endings_count_each_way_a_won_lost_or_drawn_game_ended_and_their_lengths():
+    records = [
+        hand_record("a", 0, True, reason="resignation", n_moves=40),
+        hand_record("a", 1, True, reason="time: white's flag fell", n_moves=61),
+        hand_record("a", 2, True, reason="two passes", n_moves=81),
+        hand_record("a", 3, False, reason="resignation", n_moves=50),
+        hand_record("a", 4, False, reason="illegal move 'Z9' by black: off the board", n_moves=5),
+        hand_record("a", 5, None, void="GtpTimeout: no response"),  # void: not counted
+        hand_record("b", 0, None, reason="two passes, draw", n_moves=70),
+        hand_record("b", 1, False, reason="move cap 400", n_moves=400),
+    ]
+    header, rows = report.endings_cells(records)
+    assert header == (
+        "configuration", "games", "resignation", "count", "time", "illegal move", "move cap", "median moves", "moves"
+    )  # fmt: skip
+    assert rows == [
+        ("a: won", "3", "1", "1", "1", "0", "0", "61", "40-81"),
+        ("a: lost", "2", "1", "0", "0", "1", "0", "27.5", "5-50"),
+        ("b: won", "0", "0", "0", "0", "0", "0", "-", "-"),
+        ("b: lost", "1", "0", "0", "0", "0", "1", "400", "400-400"),
+        ("b: drawn", "1", "0", "1", "0", "0", "0", "70", "70-70"),
+    ]
+    markdown = report.format_endings(records, markdown=True).splitlines()
+    assert markdown[2] == "| a: won | 3 | 1 | 1 | 1 | 0 | 0 | 61 | 40-81 |"
+    assert report.format_endings([hand_record("a", 0, None, void="crashed")]) == ""

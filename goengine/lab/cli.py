@@ -536,7 +536,7 @@ def tournament_ratings(records: list[dict], args: argparse.Namespace) -> tuple[l
 
 
 def show(records: list[dict], out: Path, args: argparse.Namespace) -> None:
-    """The table on stdout, and for games under a clock the time profile after it; unless
+    """The table on stdout, how the games ended, and for games under a clock the time profile after it; unless
     --no-plot, the plots in OUT (winrate.png; time.png for games under a clock); for a tournament
     folder, the ratings table and ratings.png too."""
     if records:
@@ -545,10 +545,13 @@ def show(records: list[dict], out: Path, args: argparse.Namespace) -> None:
             print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
         if not args.no_plot and report.plot_times(records, out / "time.png"):
             print(f"plot: {out / 'time.png'}", file=sys.stderr)
-        profile = report.format_time_profile(records, markdown=args.markdown)
-        if profile:
-            print()
-            print(profile)
+        for table in (
+            report.format_endings(records, args.markdown),
+            report.format_time_profile(records, args.markdown),
+        ):
+            if table:
+                print()
+                print(table)
     table = tournament_ratings(records, args)
     if table:
         ratings, anchor = table

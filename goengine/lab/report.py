@@ -1,10 +1,11 @@
 """What a match prints and draws: the result table (text or Markdown), the sequential test's
-columns, the ratings table of a tournament, the time profile of games under a clock, and the
-plots (win rates, ratings, time per move).
+columns, the ratings table of a tournament, how the games ended, the time profile of games under
+a clock, and the plots (win rates, ratings, time per move).
 
 Reading guide: ``format_table`` is the table of one folder's records (``table_cells`` its rows,
 from ``lab.stats.summarize``); ``format_ratings`` the tournament's Elo table (``lab.ratings``);
-``format_time_profile`` where in a game goengine spent its clock;
+``format_endings`` how the games goengine won and lost ended (resignation, the count, the
+clock) and how long they were; ``format_time_profile`` where in a game goengine spent its clock;
 ``plot_rates``, ``plot_ratings`` and ``plot_times`` write PNG files with matplotlib when it is
 installed (they return False otherwise).
 """
@@ -12,6 +13,7 @@ installed (they return False otherwise).
 from __future__ import annotations
 
 import math
+import statistics
 from pathlib import Path
 
 from goengine.lab.ratings import Rating
@@ -137,6 +139,50 @@ def format_ratings(ratings: list[Rating], anchor: str, markdown: bool = False) -
 
 
 TIME_STAGES = 4  # the stages of a game the time profile splits goengine's moves into
+
+
+ENDINGS = (  # (column, the start of a record's reason that counts in it)
+    ("resignation", "resignation"),
+    ("count", "two passes"),
+    ("time", "time"),
+    ("illegal move", "illegal move"),
+    ("move cap", "move cap"),
+)
+
+
+def endings_cells(records: list[dict]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """Per configuration, a row for the games goengine won, one for those it lost and one for the
+    draws (when there are any): the games, how many ended by each of ``ENDINGS`` (a won game "by
+    resignation" is one the opponent resigned), and the median and the range of their lengths in
+    moves. Void games are left out. The header, then the rows."""
+    header = ("configuration", "games", *(name for name, _ in ENDINGS), "median moves", "moves")
+    rows = []
+    played = [r for r in records if not r.get("void")]
+    for config in dict.fromkeys(r["config"] for r in played):
+        games = [r for r in played if r["config"] == config]
+        for outcome, won in (("won", True), ("lost", False), ("drawn", None)):
+            these = [r for r in games if r["engine_won"] is won]
+            if not these and won is None:
+                continue
+            counts = [sum(r["reason"].startswith(start) for r in these) for _, start in ENDINGS]
+            lengths = sorted(r["n_moves"] for r in these)
+            median = f"{statistics.median(lengths):g}" if lengths else "-"
+            span = f"{lengths[0]}-{lengths[-1]}" if lengths else "-"
+            rows.append((f"{config}: {outcome}", str(len(these)), *map(str, counts), median, span))
+    return header, rows
+
+
+def format_endings(records: list[dict], markdown: bool = False) -> str:
+    """How the games ended: ``endings_cells`` as a table ("" without a game played)."""
+    header, rows = endings_cells(records)
+    if not rows:
+        return ""
+    widths = (-22, 5, *(max(5, len(name)) for name, _ in ENDINGS), 12, 9)
+    note = (
+        "won / lost / drawn: goengine's result; resignation: the loser resigned; count: two passes, then "
+        "the area count; time: the loser's flag fell; illegal move: the loser's; moves: the game's length"
+    )
+    return _format(header, widths, rows, note, markdown)
 
 
 def under_a_clock(records: list[dict]) -> list[dict]:
