@@ -134,6 +134,14 @@ POLICIES = Registry(
                     "probability of first retaking a ko the opponent took in the last few moves, once its ban "
                     "has lapsed (Pachi's moggy)",
                 ),
+                Param(
+                    "pattern_second",
+                    kpolicy.HEAVY_PATTERN_SECOND,
+                    0.0,
+                    "pattern_next_to_second_last_move",
+                    "the 3x3 patterns are also looked for next to the second-last move (Pachi's moggy)",
+                    flag=True,
+                ),
             ),
             "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; "
             "Pachi playout/moggy.c, tactics/selfatari.c, tactics/nakade.c; Baier and Drake 2010 (LGRF)",

@@ -248,6 +248,26 @@ def test_hackings_layer_diagram_names_every_module_of_the_layers_contract():
     assert sorted(drawn - modules) == [], "modules HACKING's diagram draws that the contract does not hold"
 
 
+ENGINE_MD = (ROOT / "docs" / "engine.md").read_text()
+
+
+@pytest.mark.parametrize("kind", ["policies", "priors", "selection", "dynkomi"])
+def test_engine_md_names_every_parameter_of_every_choice(kind):
+    """Each choice's row in engine.md's tables names each of its parameters (``name =`` with the
+    default, or the name in backticks), unless it is described "as" another choice's."""
+    import importlib
+
+    module = importlib.import_module(f"goengine.{kind}")
+    registry = next(v for v in vars(module).values() if v.__class__.__name__ == "Registry")
+    for name, choice in registry.items():
+        row = next((line for line in ENGINE_MD.splitlines() if line.startswith(f"| `{name}`")), None)
+        assert row is not None, f"engine.md has no row for the {kind} choice {name}"
+        if "| as `" in row:
+            continue
+        missing = [p.name for p in choice.params if f"{p.name} =" not in row and f"`{p.name}`" not in row]
+        assert missing == [], f"engine.md's row of {name} does not name {missing}"
+
+
 # ---- the packages' reading guides
 
 

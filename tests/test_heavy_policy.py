@@ -284,6 +284,19 @@ def test_pattern_move_plays_the_one_pattern_next_to_the_last_move():
     assert draw_moves(board, heavy_params(pattern=1), 100) == {(6, 3): 100}
 
 
+
+def test_with_pattern_second_the_patterns_next_to_the_second_last_move_are_played_too():
+    board = position(PATTERN, (6, 4), WHITE)  # White's move makes the pattern at (6, 3)
+    board.play(BLACK, coords.point(7, 0, 0))  # then Black plays alone in the empty corner
+    pts, meta, rng = board.pts, board.meta, new_state(3)
+    last, second = np.int64(meta[kb.LAST_MOVE]), np.int64(meta[kb.LAST_MOVE2])
+    assert second == coords.point(7, 6, 4)
+    assert kpolicy.pattern_move(pts, meta, PATTERNS, np.int64(WHITE), rng, last, np.int64(PASS), 1.0) == PASS
+    found = {kpolicy.pattern_move(pts, meta, PATTERNS, np.int64(WHITE), rng, last, second, 1.0) for _ in range(50)}
+    assert found == {coords.point(7, 6, 3)}
+    assert draw_moves(board, heavy_params(pattern=1, pattern_second=1), 100) == {(6, 3): 100}
+    assert POLICIES.array("heavy")[kpolicy.HEAVY_PATTERN_SECOND] == 0.0  # off unless asked for
+
 def valid_candidates(grid, board, color, last, rule):
     """What a rule may offer for ``color`` around the last move ``last`` (row, col), from naive:
     ``"pattern"``: the empty eight neighbours matching a pattern, playable and (the kernel's
@@ -333,7 +346,7 @@ def test_pattern_and_capture_rules_offer_exactly_their_candidates_on_random_posi
                 want = valid_candidates(grid, board, color, (r, c), rule)
                 for _ in range(4):
                     if rule == "pattern":
-                        p = kpolicy.pattern_move(board.pts, meta, PATTERNS, np.int64(color), rng, last, 1.0)
+                        p = kpolicy.pattern_move(board.pts, meta, PATTERNS, np.int64(color), rng, last, PASS, 1.0)
                     else:
                         p = kpolicy.local_capture(board.pts, meta, np.int64(color), rng, last)
                     if not want:

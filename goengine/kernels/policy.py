@@ -29,6 +29,8 @@ Each rule is tried with its probability (a parameter); the first that yields a m
    2b. (off by default: ``two_libs``) two-liberty fights at the last move: atari an opponent
    chain of two liberties safely, or extend one of ours to three (``two_liberty_move``);
 3. patterns: an empty neighbour (of the eight) of the last move that matches a MoGo 3x3 pattern;
+   with ``pattern_second`` (off by default) also of the second-last move, as Pachi's moggy
+   (``playout/moggy.c``, ``apply_pattern``) and Fuego look;
 4. nakade: the vital point of an eye space next to the last move: of a straight or bent three
    by default; with ``nakade_size`` up to 6 also of a pyramid four, a bulky or crossed five and
    a rabbity six (``tactics.nakade_point``);
@@ -98,6 +100,7 @@ HEAVY_SELF_ATARI_REDIRECT = 9  # 1: a rejected bad self-atari is redirected (``s
 HEAVY_LAST_GOOD_REPLY = 10  # probability of trying rule 0 (the last good reply); 0: never
 HEAVY_NAKADE_SIZE = 11  # the largest eye space rule 4 plays the vital point of (3 to 6)
 HEAVY_KO_RETAKE = 12  # probability of trying rule 0b (retaking a ko lost lately); 0: never
+HEAVY_PATTERN_SECOND = 13  # 1: rule 3 also looks next to the second-last move
 
 KO_AGE = 4  # rule 0b retakes a ko taken at most this many moves ago (a threat and its answer: 3)
 
@@ -263,18 +266,25 @@ def two_liberty_move(pts, meta, c, rng, last):
 
 
 @njit(cache=True, _nrt=False)
-def pattern_move(pts, meta, patterns, c, rng, last, max_stones):
-    """An empty neighbour (of eight) of ``last`` matching a pattern of ``patterns``, playable
-    and no bad self-atari, or PASS."""
+def pattern_move(pts, meta, patterns, c, rng, last, second, max_stones):
+    """An empty neighbour (of eight) of ``last``, or of ``second`` (the second-last move; PASS:
+    none), matching a pattern of ``patterns``, playable and no bad self-atari, or PASS. A point
+    next to both moves is offered twice, so it is the likelier."""
     w = meta[W]
     move = np.int64(PASS)
     seen = 0
-    for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
-        if pts[COLOR, at(q)] != EMPTY or not matches(patterns, pts, q, w):
+    for k in range(2):
+        centre = last if k == 0 else second
+        if centre == PASS:
             continue
-        if is_playable(pts, meta, q, c) and not is_bad_self_atari(pts, meta, q, c, max_stones):
-            seen += 1
-            move = _pick(rng, seen, move, q)
+        for q in (
+            centre - w - 1, centre - w, centre - w + 1, centre - 1, centre + 1, centre + w - 1, centre + w, centre + w + 1
+        ):  # fmt: skip
+            if pts[COLOR, at(q)] != EMPTY or not matches(patterns, pts, q, w):
+                continue
+            if is_playable(pts, meta, q, c) and not is_bad_self_atari(pts, meta, q, c, max_stones):
+                seen += 1
+                move = _pick(rng, seen, move, q)
     return move
 
 
@@ -441,7 +451,8 @@ def heavy_move(params, patterns, replies, pts, meta, zobrist, c, rng):
             if m != PASS:
                 return m
         if rand_float(rng) < params[HEAVY_PATTERN]:
-            m = pattern_move(pts, meta, patterns, c, rng, last, max_stones)
+            second = np.int64(meta[LAST_MOVE2]) if params[HEAVY_PATTERN_SECOND] != 0.0 else np.int64(PASS)
+            m = pattern_move(pts, meta, patterns, c, rng, last, second, max_stones)
             if m != PASS:
                 return m
         if rand_float(rng) < params[HEAVY_NAKADE]:

@@ -126,7 +126,7 @@ KOMI = 0  # ... komi, subtracted from the area score
 WIDEN = 1  # ... progressive widening: the visits at which a node's second child is searched (0: off)
 WIDEN_FACTOR = 2  # ... and the growth of each further step (> 1)
 N_PARAM_ROWS = 4
-MAX_PARAMS = 13  # columns: the most parameters a rule, policy or prior may have
+MAX_PARAMS = 14  # columns: the most parameters a rule, policy or prior may have
 
 
 @njit(cache=True, _nrt=False)
