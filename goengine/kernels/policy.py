@@ -277,9 +277,8 @@ def pattern_move(pts, meta, patterns, c, rng, last, second, max_stones):
         centre = last if k == 0 else second
         if centre == PASS:
             continue
-        for q in (
-            centre - w - 1, centre - w, centre - w + 1, centre - 1, centre + 1, centre + w - 1, centre + w, centre + w + 1
-        ):  # fmt: skip
+        x = centre
+        for q in (x - w - 1, x - w, x - w + 1, x - 1, x + 1, x + w - 1, x + w, x + w + 1):
             if pts[COLOR, at(q)] != EMPTY or not matches(patterns, pts, q, w):
                 continue
             if is_playable(pts, meta, q, c) and not is_bad_self_atari(pts, meta, q, c, max_stones):
