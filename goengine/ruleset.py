@@ -10,12 +10,15 @@ counts), a point for each stone but the first (``N-1``, the AGA's rules) or a po
 stone (``N``, the Chinese rules, and GNU Go's count under them). It is counted as komi
 (``Ruleset.komi_bonus``; ``Game.scoring_komi``).
 
-A ruleset that scores differently (territory scoring, a tax on groups, a button) is refused
-(``RulesError``): its score would not be goengine's. One that differs only in the ko rule (simple
-or situational superko instead of positional) or in allowing suicide is accepted with a warning
-(``differences``): the positions where the two disagree are rare, and goengine plays its own rule
-there, which the warning says. KataGo's names and fields are those of its ``Rules`` class
-(``cpp/game/rules.cpp``; its ``docs/Analysis_Engine.md`` and ``docs/GTP_Extensions.md``).
+Every ruleset KataGo names is accepted, as KataGo accepts them, and goengine plays its own rules
+under it; ``differences`` says in words where they part, which the front ends pass on as a
+warning (KataGo's JSON warning in the analysis protocol, a line on stderr under GTP). A count by
+territory (Japanese, Korean), a tax on groups or a button is played and reported as an area count:
+the scores differ by the dame and the sekis' points, a point or two in a finished game. A ko rule
+other than positional superko, or suicide allowed, differ only in rare positions, where goengine
+plays its own rule. Only rules that cannot be read are refused (``RulesError``). KataGo's names
+and fields are those of its ``Rules`` class (``cpp/game/rules.cpp``; its
+``docs/Analysis_Engine.md`` and ``docs/GTP_Extensions.md``).
 """
 
 from __future__ import annotations
@@ -181,15 +184,18 @@ def _field_value(key: str, value):
 
 
 def differences(rules: Ruleset) -> list[str]:
-    """How ``rules`` differ from what goengine plays, in words, when goengine can still play them
-    (its own ko rule, no suicide); RulesError when it cannot (another count)."""
-    if rules.scoring != "AREA":
-        raise RulesError(f"goengine plays area scoring only, not {rules.scoring.lower()} scoring")
-    if rules.tax != "NONE":
-        raise RulesError(f"goengine counts every point of an area (no tax on groups), not tax {rules.tax.lower()}")
-    if rules.has_button:
-        raise RulesError("goengine plays without a button (pass stone)")
+    """How ``rules`` differ from what goengine plays, in words (none when they do not): goengine
+    plays every ruleset by its own rules and counts by area."""
     words = []
+    if rules.scoring != "AREA":
+        words.append(
+            f"goengine counts by area, not {rules.scoring.lower()}: its moves, win rates and score leads are "
+            "for an area count, which differs from a territory count by the dame and the sekis' points"
+        )
+    if rules.tax != "NONE":
+        words.append(f"goengine counts every point of an area (no tax on groups), not tax {rules.tax.lower()}")
+    if rules.has_button:
+        words.append("goengine plays without a button (pass stone)")
     if rules.ko != "POSITIONAL":
         words.append(f"goengine plays positional superko, not {rules.ko.lower()} ko")
     if rules.suicide:
@@ -205,6 +211,6 @@ def goengine_rules(white_handicap_bonus: str = "0") -> Ruleset:
 
 
 def played(rules: Ruleset) -> Ruleset:
-    """What goengine plays under ``rules`` (``differences`` must have accepted them): its own ko
-    and suicide rules and count, with ``rules``' handicap bonus."""
+    """What goengine plays under ``rules`` (``differences`` says how they differ): its own ko and
+    suicide rules and count, with ``rules``' handicap bonus."""
     return goengine_rules(rules.white_handicap_bonus)

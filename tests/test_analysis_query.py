@@ -103,7 +103,7 @@ def test_actions_are_read_with_what_they_end():
     [
         ({"boardXSize": 4, "boardYSize": 4}, "boardXSize", "Must provide an integer from 5 to 19"),
         ({"boardXSize": 9, "boardYSize": 13}, "boardYSize", "goengine plays square boards only"),
-        ({"rules": "korean"}, "rules", "Could not use rules: goengine plays area scoring only, not territory scoring"),
+        ({"rules": "martian"}, "rules", "Could not use rules: unknown rules 'martian'"),
         ({"komi": 7.25}, "komi", "Must be a integer or half-integer from -150.0 to 150.0"),
         ({"komi": 151}, "komi", "Must be a integer or half-integer from -150.0 to 150.0"),
         ({"moves": [["B", "Z5"]]}, "moves", "Could not parse board location: Z5"),
@@ -188,3 +188,13 @@ def test_a_long_bad_line_is_quoted_cut():
     text = '{"id": "x", ' + "z" * 50_000
     error = error_of(text)
     assert len(error.message) < 400 and error.message.endswith(f"({len(text) - MAX_ECHO_CHARS} more characters)")
+
+
+@pytest.mark.parametrize("rules", ["japanese", "korean", {"scoring": "TERRITORY", "komi": 6.5}])
+def test_a_territory_count_is_analysed_by_area_with_a_warning_on_rules(rules):
+    """KaTrain's default rules are Japanese: the query is answered, warned that the count is by
+    area, as KataGo warns of what it does not do."""
+    query = read(line(rules=rules))
+    assert isinstance(query, Query) and query.rules.scoring == "AREA"
+    said = [words for field, words in query.warnings if field == "rules"]
+    assert said and said[0].startswith("goengine counts by area, not territory")

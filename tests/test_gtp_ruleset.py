@@ -40,9 +40,17 @@ def test_the_difference_of_accepted_rules_is_logged_and_a_refusal_changes_nothin
     gtp.send("kata-set-rules aga")
     assert logged == ["rules aga: goengine plays positional superko, not situational ko"]
     before = gtp.engine.game.rules
-    assert gtp.send("kata-set-rules korean").startswith("? goengine plays area scoring only")
-    assert gtp.send("kgs-rules japanese").startswith("? ")
+    assert gtp.send("kata-set-rules martian").startswith("? unknown rules 'martian'")
+    assert gtp.send('kata-set-rules {"scoring": "SQUARES"}').startswith("? rules option scoring must be one of")
     assert gtp.engine.game.rules == before
+
+
+@pytest.mark.parametrize("command", ["kata-set-rules japanese", "kata-set-rules korean", "kgs-rules japanese"])
+def test_territory_rules_are_accepted_played_by_area_and_the_count_said(command):
+    gtp, logged = gtp_with_log()
+    assert gtp.send(command).startswith("=")
+    assert json.loads(gtp.send("kata-get-rules")[2:])["scoring"] == "AREA"  # what goengine plays
+    assert any("goengine counts by area, not territory" in line for line in logged)
 
 
 def test_the_rules_last_through_a_new_game():

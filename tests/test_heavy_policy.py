@@ -284,7 +284,6 @@ def test_pattern_move_plays_the_one_pattern_next_to_the_last_move():
     assert draw_moves(board, heavy_params(pattern=1), 100) == {(6, 3): 100}
 
 
-
 def test_with_pattern_second_the_patterns_next_to_the_second_last_move_are_played_too():
     board = position(PATTERN, (6, 4), WHITE)  # White's move makes the pattern at (6, 3)
     board.play(BLACK, coords.point(7, 0, 0))  # then Black plays alone in the empty corner
@@ -296,6 +295,7 @@ def test_with_pattern_second_the_patterns_next_to_the_second_last_move_are_playe
     assert found == {coords.point(7, 6, 3)}
     assert draw_moves(board, heavy_params(pattern=1, pattern_second=1), 100) == {(6, 3): 100}
     assert POLICIES.array("heavy")[kpolicy.HEAVY_PATTERN_SECOND] == 0.0  # off unless asked for
+
 
 def valid_candidates(grid, board, color, last, rule):
     """What a rule may offer for ``color`` around the last move ``last`` (row, col), from naive:

@@ -8,16 +8,17 @@ review a real game with it, headless, and the test reads what KaTrain made of th
 the analysis of every node (``Game.analyze_all_nodes``), waits until KaTrain holds a complete
 analysis of each, shuts the engine down KaTrain's way (``shutdown(finish=False)``) and prints a
 JSON summary. The game is GNU Go 3.7.7 against itself on 9x9 (``data/regression/games/9x9-1.sgf``,
-White won by 11 with no komi). Its ``RU[Japanese]`` is set to ``chinese`` first, as KaTrain's "edit
-game" dialog does: KaTrain sends the rules of ``RU`` (its ``game/rules`` setting only fills in a
-missing one), and goengine counts by area only.
+White won by 11 with no komi), with KaTrain's settings as they come: it sends the rules of the
+file's ``RU[Japanese]`` (its ``game/rules`` setting, also Japanese, only fills in a missing one),
+which goengine analyses as an area count, with a warning that says so.
 
 What must hold: every node analysed, with candidate moves that KaTrain's own board accepts, a win
 rate in [0, 1] and a score (Black's, as KaTrain asks with ``reportAnalysisWinratesAs``: at the end
 of the game they must favour White, the winner), ownership and policy of the board's size, and
 KaTrain's points lost for every move played; nothing in KaTrain's error log; every query with the
-rules, komi and visits KaTrain chose; the engine KaTrain started is goengine itself (the shell
-replaced), and after KaTrain's shutdown (SIGTERM) it is gone, with a clean exit.
+rules, komi and visits KaTrain chose, and the warning of the area count received; the engine
+KaTrain started is goengine itself (the shell replaced), and after KaTrain's shutdown (SIGTERM) it
+is gone, with a clean exit.
 
 Setup: ``make katrain`` (``pip install --no-deps --target tests/katrain/site``: KaTrain and what
 importing ``katrain.core`` needs, pinned in ``tests/katrain/requirements.txt``). Without it the test
@@ -70,8 +71,7 @@ def review(tmp_path_factory) -> dict:
         "GOENGINE_CACHE_DIR": str(cache_dir().parent),  # HOME moved: keep the compiled kernels
     }
     done = subprocess.run(
-        [sys.executable, str(DRIVER), str(GAME), "--command", command, "--rules", "chinese"]
-        + ["--visits", str(VISITS), "--timeout", "900"],
+        [sys.executable, str(DRIVER), str(GAME), "--command", command] + ["--visits", str(VISITS), "--timeout", "900"],
         cwd=home,
         env=env,
         capture_output=True,
@@ -93,7 +93,7 @@ def played(review: dict) -> list[dict]:
 def test_katrain_reads_the_game_as_recorded(review):
     assert review["size"] == [9, 9]
     assert review["komi"] == 0.0
-    assert review["ruleset"] == "chinese"
+    assert review["ruleset"] == "Japanese"
     moves = played(review)
     assert len(moves) == 53  # 50 moves, then three passes
     assert [node["move"] for node in moves[:3]] == ["E5", "D4", "E4"]
@@ -104,7 +104,10 @@ def test_katrain_reads_the_game_as_recorded(review):
 def test_every_node_is_analysed_once_with_the_rules_komi_and_visits_katrain_sent(review):
     queries = review["queries"]
     assert sorted(q["analyzeTurns"][0] for q in queries) == list(range(len(review["nodes"])))
-    assert {(q["rules"], q["komi"], q["maxVisits"]) for q in queries} == {("chinese", 0.0, VISITS)}
+    assert {(q["rules"], q["komi"], q["maxVisits"]) for q in queries} == {("japanese", 0.0, VISITS)}
+    # each query answered, after KataGo's warning form: the count is by area
+    area = [w for w in review["warnings"] if "'field': 'rules'" in w and "goengine counts by area, not territory" in w]
+    assert len(area) == len(queries)
     assert all(node["complete"] for node in review["nodes"])
     assert review["errors"] == []  # KaTrain's OUTPUT_ERROR lines: a rejected query, a bad line
     assert not [line for line in review["stderr"] if "Uncaught exception" in line or "what()" in line]

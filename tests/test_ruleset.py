@@ -91,10 +91,19 @@ def test_an_option_given_twice_under_its_two_names_is_refused():
         parse({"scoring": "area", "score": "area"})
 
 
-@pytest.mark.parametrize("name", ["japanese", "korean", "stone-scoring", "ancient-territory", "aga-button"])
-def test_rules_that_count_differently_are_refused(name):
-    with pytest.raises(RulesError):
-        differences(NAMES[name])
+def test_rules_that_count_differently_are_played_by_area_with_each_difference_said():
+    japanese = differences(NAMES["japanese"])
+    assert [w.split(",")[0].split(":")[0] for w in japanese] == [
+        "goengine counts by area, not territory",
+        "goengine counts every point of an area (no tax on groups), not tax seki",
+        "goengine plays positional superko, not simple ko",
+    ]
+    assert differences(NAMES["korean"]) == japanese
+    assert differences(NAMES["stone-scoring"])[0] == (
+        "goengine counts every point of an area (no tax on groups), not tax all"
+    )
+    assert "goengine plays without a button (pass stone)" in differences(NAMES["aga-button"])
+    assert played(NAMES["japanese"]) == GOENGINE  # and it plays its own rules under them
 
 
 def test_a_different_ko_rule_or_suicide_is_accepted_with_the_difference_said():

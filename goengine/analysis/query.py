@@ -4,8 +4,9 @@ fields goengine reads but does not act on.
 
 The fields and their checks follow KataGo's ``docs/Analysis_Engine.md`` and its parser
 (``cpp/command/analysis.cpp``); what goengine cannot do is refused by name rather than done
-another way: a rectangular board, a size outside 5..19, rules that count differently
-(``goengine.ruleset``). Fields KataGo knows that goengine has no use for (``avoidMoves``,
+another way: a rectangular board, a size outside 5..19. Rules of another count (Japanese,
+Korean: territory) are played and counted by area with a warning that says so, as every
+difference of the rules is (``goengine.ruleset``). Fields KataGo knows that goengine has no use for (``avoidMoves``,
 ``includeMovesOwnership``, a network's settings in ``overrideSettings``, ...) are accepted with a
 warning that says so, as KataGo warns of a field it does not use; an unknown field too.
 

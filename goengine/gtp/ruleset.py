@@ -1,7 +1,8 @@
 """GTP commands of the rules and the komi: KataGo's ``kata-get-rules`` and ``kata-set-rules``,
 KGS's ``kgs-rules``, and ``get_komi``. What a ruleset means, and which goengine plays, is
 ``goengine.ruleset``; this module frames it: the rules goengine plays are answered in KataGo's
-JSON, and a ruleset it cannot play is refused with the reason."""
+JSON; rules set are accepted (unreadable ones refused), and how they differ from what goengine
+plays is logged on stderr."""
 
 from __future__ import annotations
 
@@ -26,16 +27,17 @@ class RulesetCommands(CommandGroup):
 
     def set_rules(self, args: list[str]) -> None:
         """``kata-set-rules RULES``: a KataGo name (``chinese``, ``aga``, ``tromp-taylor``, ...) or
-        a JSON object (the rest of the line, spaces allowed). Rules goengine plays up to its own
-        ko rule and suicide are accepted, the difference logged; others are refused. The komi
-        stays as ``komi`` set it; the handicap bonus is the rules'."""
+        a JSON object (the rest of the line, spaces allowed). Every ruleset is accepted and
+        goengine plays its own under it (``kata-get-rules`` answers what it plays), the
+        difference logged: a territory count is played and counted by area. The komi stays as
+        ``komi`` set it; the handicap bonus is the rules'."""
         if not args:
             raise syntax_error()
         self._set(" ".join(args), lambda text: parse(text)[0])
 
     def kgs_rules(self, args: list[str]) -> None:
         """``kgs-rules chinese|aga|japanese|new_zealand``, KGS's names (its Chinese rules with
-        superko); Japanese rules are refused, since goengine counts by area."""
+        superko); Japanese rules are accepted and counted by area, as ``kata-set-rules`` says."""
         if len(args) != 1:
             raise syntax_error()
         name = args[0].lower()

@@ -37,10 +37,11 @@ from pysgf import Move
 
 
 class RecordingKaTrain(KaTrainBase):
-    """KaTrain without a window, keeping its log: errors, goengine's stderr and the queries sent."""
+    """KaTrain without a window, keeping its log: errors, warnings received, goengine's stderr and
+    the queries sent."""
 
     def __init__(self):
-        self.errors, self.stderr, self.queries = [], [], []
+        self.errors, self.warnings, self.stderr, self.queries = [], [], [], []
         super().__init__(force_package_config=True, debug_level=OUTPUT_DEBUG)
 
     def log(self, message, level=0):
@@ -51,6 +52,8 @@ class RecordingKaTrain(KaTrainBase):
             self.stderr.append(text)
         elif level == OUTPUT_DEBUG and text.startswith("Sending query"):
             self.queries.append(json.loads(text.split(": ", 1)[1]))
+        elif level == OUTPUT_DEBUG and isinstance(message, str) and text.startswith("{'warning'"):
+            self.warnings.append(text)
 
 
 def legality(path: str, katrain, nodes, candidates) -> list[list[str]]:
@@ -166,6 +169,7 @@ def main() -> int:
             "queries": [{k: q.get(k) for k in ("rules", "komi", "maxVisits", "analyzeTurns")} for q in katrain.queries],
             "nodes": report,
             "errors": katrain.errors,
+            "warnings": katrain.warnings,
             "stderr": katrain.stderr[-40:],
             "engine": {
                 "cmdline": cmdline,
