@@ -10,7 +10,7 @@ import pytest
 from goengine import coords
 from goengine.analysis.query import MAX_ECHO_CHARS, MAX_NESTING, Action, Defaults, Query, QueryError, nesting, read
 from goengine.board import BLACK, PASS, WHITE
-from goengine.ruleset import Ruleset
+from goengine.ruleset import NAMES, Ruleset
 
 
 def line(**fields) -> str:
@@ -103,7 +103,11 @@ def test_actions_are_read_with_what_they_end():
     [
         ({"boardXSize": 4, "boardYSize": 4}, "boardXSize", "Must provide an integer from 5 to 19"),
         ({"boardXSize": 9, "boardYSize": 13}, "boardYSize", "goengine plays square boards only"),
-        ({"rules": "martian"}, "rules", "Could not use rules: unknown rules 'martian'"),
+        (
+            {"rules": "martian"},
+            "rules",
+            f"Could not use rules: unknown rules 'martian'; known: {', '.join(sorted(NAMES))}",
+        ),
         ({"komi": 7.25}, "komi", "Must be a integer or half-integer from -150.0 to 150.0"),
         ({"komi": 151}, "komi", "Must be a integer or half-integer from -150.0 to 150.0"),
         ({"moves": [["B", "Z5"]]}, "moves", "Could not parse board location: Z5"),

@@ -93,7 +93,7 @@ def test_an_option_given_twice_under_its_two_names_is_refused():
 
 def test_rules_that_count_differently_are_played_by_area_with_each_difference_said():
     japanese = differences(NAMES["japanese"])
-    assert [w.split(",")[0].split(":")[0] for w in japanese] == [
+    assert [w.split(":")[0] for w in japanese] == [
         "goengine counts by area, not territory",
         "goengine counts every point of an area (no tax on groups), not tax seki",
         "goengine plays positional superko, not simple ko",
