@@ -79,7 +79,8 @@ POLICIES = Registry(
                     kpolicy.HEAVY_SELF_ATARI_STONES,
                     1.0,
                     "self_atari_max_stones",
-                    "the largest chain a self-atari may leave in atari (nakade throw-ins of 3 excepted)",
+                    "the largest chain a self-atari may leave in atari (nakade throw-ins of 3, and at 0 "
+                    "a lone stone's snapback or false-eye throw-in, excepted)",
                     low=0,
                     high=361,
                 ),

@@ -242,27 +242,146 @@ def encloses(grid, color, r, c):
     return all(after[q[0]][q[1]] == 3 - color or q in stones for q in naive.neighbours(after, *lib))
 
 
+def side(grid, q):
+    """What is at ``q``: a colour, or "edge" off the board."""
+    return grid[q[0]][q[1]] if naive.on_board(grid, *q) else "edge"
+
+
+def naive_snapback(grid, color, r, c, lib):
+    """The snapback rule of ``tactics.sets_up_snapback``, read from whole chains."""
+    other = 3 - color
+    around = [q for q in naive.neighbours(grid, *lib) if q != (r, c)]
+    if any(side(grid, q) == naive.EMPTY for q in around):
+        return False
+    if not any(side(grid, q) == other for q in around):
+        return False
+    for q in around:
+        libs = naive.liberties(grid, *q)
+        if side(grid, q) == color and len(libs) == 1:
+            return False
+        if side(grid, q) == other and (len(libs) > 2 or (len(libs) == 2 and libs != {lib, (r, c)})):
+            return False
+    return any(side(grid, q) == other and len(naive.liberties(grid, *q)) == 2 for q in naive.neighbours(grid, r, c))
+
+
+def naive_throw_in(grid, color, r, c, lib):
+    """The false-eye throw-in rule of ``tactics.false_eye_throw_in``: None (no such throw-in),
+    True (a bad one) or False (a good one)."""
+    other = 3 - color
+    sides = [side(grid, q) for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))]
+    if sides.count("edge") >= 2 or sum(s in (other, "edge") for s in sides) != 3:
+        return None
+    diagonals = [side(grid, (r + i, c + j)) for i in (-1, 1) for j in (-1, 1)]
+    if diagonals.count(color) + ("edge" in diagonals) < 2:
+        return None
+    (lr, lc) = lib
+    around = [side(grid, q) for q in ((lr - 1, lc), (lr + 1, lc), (lr, lc - 1), (lr, lc + 1))]
+    if other not in around or sum(s in (other, "edge") for s in around) < 2:
+        return True
+    across = [(lr, lc - 1), (lr, lc + 1)] if lc == c else [(lr - 1, lc), (lr + 1, lc)]
+    return not all(side(grid, q) in (other, "edge") for q in across)
+
+
+def naive_is_bad_self_atari(grid, color, r, c, max_stones):
+    libs, size_after, captured = naive_after(grid, color, r, c)
+    if libs >= 2 or captured or size_after <= max_stones:
+        return False
+    if size_after == 1:
+        (lib,) = naive.liberties(naive.play(grid, color, r, c)[0], r, c)
+        if naive_snapback(grid, color, r, c, lib):
+            return False
+        throw_in = naive_throw_in(grid, color, r, c, lib)
+        if throw_in is not None:
+            return throw_in
+    return size_after > 3 or not encloses(grid, color, r, c)
+
+
 @pytest.mark.parametrize(("size", "seed", "moves"), RANDOM_POSITIONS)
 def test_is_bad_self_atari_on_random_positions(size, seed, moves):
     """A move leaving two liberties, or capturing, or of at most ``max_stones`` stones is never
     bad; a self-atari of more than three stones (the nakade limit) always is; one of two or three
-    is bad unless its last liberty is enclosed by the opponent (a throw-in into an eye space)."""
+    is bad unless its last liberty is enclosed by the opponent (a throw-in into an eye space); a
+    lone stone (max_stones 0) is also judged by the snapback and false-eye rules, read here from
+    whole chains."""
     board, game = random_position(size, 300 + seed, moves)
     grid = game.grid
     for r, c in sorted(naive.empty_points(grid)):
         for color in (BLACK, WHITE):
             if not naive.is_legal(grid, color, r, c):
                 continue
-            libs, size_after, captured = naive_after(grid, color, r, c)
             for max_stones in (0, 1, 3):
-                bad = bad_self_atari(board, r, c, color, max_stones)
-                if libs >= 2 or captured or size_after <= max_stones:
-                    expected = False
-                elif size_after > 3:
-                    expected = True
-                else:
-                    expected = not encloses(grid, color, r, c)
-                assert bad == expected, ((r, c), color, max_stones, board)
+                expected = naive_is_bad_self_atari(grid, color, r, c, max_stones)
+                assert bad_self_atari(board, r, c, color, max_stones) == expected, ((r, c), color, max_stones, board)
+
+
+SNAPBACK = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+X X X . . . .
+O O X . . . .
+. . X . . . .
+"""
+
+
+def test_a_lone_stone_that_sets_up_a_snapback_is_allowed_and_it_is_one():
+    # Black (6, 0) leaves White's (5, 0) (5, 1) in atari; White takes on (6, 1) and is taken back
+    board = Board.from_ascii(SNAPBACK)
+    grid = naive.from_diagram(SNAPBACK)
+    assert naive_after(grid, BLACK, 6, 0) == (1, 1, set())
+    assert not encloses(grid, BLACK, 6, 0)  # no eye space filled: only the snapback excuses it
+    assert not bad_self_atari(board, 6, 0, BLACK, 0)
+    after, _ = naive.play(grid, BLACK, 6, 0)
+    after, taken = naive.play(after, WHITE, 6, 1)
+    assert taken == {(6, 0)}
+    _, retaken = naive.play(after, BLACK, 6, 0)
+    assert retaken == {(5, 0), (5, 1), (6, 1)}
+
+
+def test_a_throw_in_the_capture_does_not_punish_is_bad():
+    # White's chain has a third liberty (4, 0): taking on (6, 1) leaves it two, no snapback
+    board = Board.from_ascii(SNAPBACK.replace("X X X . . . .", ". X X . . . .", 1))
+    assert bad_self_atari(board, 6, 0, BLACK, 0)
+    # Black's wall next to the liberty in atari: White's capture takes it too, no snapback
+    board = Board.from_ascii(
+        """
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        X X O . . . .
+        O O X O . . .
+        . . X O . . .
+        """
+    )
+    assert bad_self_atari(board, 6, 0, BLACK, 0)
+
+
+FALSE_EYE = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . O . .
+. X X O . . .
+. . . X . . .
+"""
+
+
+def test_a_lone_throw_in_into_a_false_eye_is_allowed_when_its_liberty_is_closed_in():
+    # White (6, 2) throws in beside Black's (6, 3): the eye at (6, 2) is false (Black's (5, 1) and
+    # White's (5, 3) on its diagonals, the edge below), and the liberty (6, 1) is closed by Black's
+    # (5, 1) above and the edge below
+    board = Board.from_ascii(FALSE_EYE)
+    grid = naive.from_diagram(FALSE_EYE)
+    assert naive_after(grid, WHITE, 6, 2) == (1, 1, set())
+    assert not encloses(grid, WHITE, 6, 2)  # (6, 1) also touches (6, 0): no eye space of Black's
+    assert naive_throw_in(grid, WHITE, 6, 2, (6, 1)) is False
+    assert not bad_self_atari(board, 6, 2, WHITE, 0)
+    # the same with the liberty open above it: Black connects there, the stone is wasted
+    board = Board.from_ascii(FALSE_EYE.replace(". X X O . . .", ". . X O . . ."))
+    assert bad_self_atari(board, 6, 2, WHITE, 0)
 
 
 # ---- ladders

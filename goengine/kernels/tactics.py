@@ -240,21 +240,116 @@ NAKADE_MAX_STONES = 3  # a self-atari this small inside the opponent's eye space
 
 
 @njit(cache=True, _nrt=False)
+def sets_up_snapback(pts, meta, p, c, lib):
+    """Whether a lone stone of ``c`` on ``p``, left in atari on ``lib``, sets up a snapback: the
+    opponent's stone that takes it on ``lib`` is itself in atari, and ``c`` retakes more.
+
+    ``lib`` must be cramped (its one empty neighbour is ``p``) and touch the opponent, and every
+    chain next to it such that the capture takes only the lone stone and gains the capturer
+    nothing: no own chain there in atari (it would be taken too), no opponent chain with more
+    than two liberties, or with two whose other one is not ``p``. And some opponent chain next to
+    ``p`` must have two liberties (the one the throw-in puts in atari). Pachi's
+    ``check_snapback`` (``tactics/selfatari.c``) asks the same questions.
+    """
+    w = meta[W]
+    o = 3 - c
+    if _free_neighbours(pts, w, lib, p, NO_POINT) > 0:
+        return False
+    touches_opponent = False
+    for q in (lib - w, lib - 1, lib + 1, lib + w):
+        cq = pts[COLOR, at(q)]
+        if cq == c:
+            if in_atari(pts, pts[CHAIN, at(q)]):
+                return False
+        elif cq == o:
+            touches_opponent = True
+            n, l0, l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)
+            if n > 2 or (n == 2 and (l1 if l0 == lib else l0) != p):
+                return False
+    if not touches_opponent:
+        return False
+    for q in (p - w, p - 1, p + 1, p + w):
+        if pts[COLOR, at(q)] == o and chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)[0] == 2:
+            return True
+    return False
+
+
+THROW_IN_NOT = -1  # no throw-in into a false eye: the other tests decide
+THROW_IN_BAD = 0  # the opponent answers by connecting through the liberty: the stone is wasted
+THROW_IN_GOOD = 1  # the liberty is closed in: the stone spoils the eye
+
+
+@njit(cache=True, _nrt=False)
+def false_eye_throw_in(pts, meta, p, c, lib):
+    """Whether a lone stone of ``c`` on ``p``, left in atari on ``lib``, is thrown into an
+    opponent's false eye: THROW_IN_GOOD, THROW_IN_BAD, or THROW_IN_NOT when it is no such move.
+
+    ``p`` is such an eye when its other three sides are the opponent's stones or the edge and two
+    of its diagonals are ``c``'s (one, if a diagonal is off the board); never a corner point. The
+    throw-in is good only if ``lib`` is closed in: two of its sides at least are the opponent's
+    or the edge (one of them the opponent's), and both sides of ``lib`` across the line from
+    ``p`` are the opponent's or the edge. Pachi's ``check_throwin`` (``tactics/selfatari.c``)
+    for a lone stone.
+    """
+    w = meta[W]
+    o = 3 - c
+    closed = 0
+    edge = 0
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = pts[COLOR, at(q)]
+        closed += cq == o or cq == BORDER
+        edge += cq == BORDER
+    if edge >= 2 or closed != 3:
+        return THROW_IN_NOT
+    own_diagonals = 0
+    diagonal_edge = 0
+    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        cq = pts[COLOR, at(q)]
+        own_diagonals += cq == c
+        diagonal_edge = max(diagonal_edge, int(cq == BORDER))
+    if own_diagonals + diagonal_edge < 2:
+        return THROW_IN_NOT
+    opponent = 0
+    closing = 0
+    for q in (lib - w, lib - 1, lib + 1, lib + w):
+        cq = pts[COLOR, at(q)]
+        opponent += cq == o
+        closing += cq == o or cq == BORDER
+    if opponent == 0 or closing < 2:
+        return THROW_IN_BAD
+    across = 1 if abs(lib - p) == w else w  # the two sides of lib off the line from p
+    for q in (lib - across, lib + across):
+        cq = pts[COLOR, at(q)]
+        if cq != o and cq != BORDER:
+            return THROW_IN_BAD
+    return THROW_IN_GOOD
+
+
+@njit(cache=True, _nrt=False)
 def is_bad_self_atari(pts, meta, p, c, max_stones):
     """Whether ``c`` playing ``p`` leaves a chain of more than ``max_stones`` stones in atari
     (one liberty) or with none, capturing nothing.
 
     Excepted, as throw-ins that kill: a chain of at most NAKADE_MAX_STONES stones whose last
     liberty touches only the opponent's stones, the edge and the chain (the chain and its liberty
-    fill an eye space of the opponent; captured, it leaves a nakade shape). Pachi (``tactics/selfatari.h``), Fuego
+    fill an eye space of the opponent; captured, it leaves a nakade shape). A lone stone (judged
+    only when ``max_stones`` is 0) is also excepted when it sets up a snapback
+    (``sets_up_snapback``) or is a good throw-in into a false eye, and a bad throw-in there is bad
+    whatever the eye space (``false_eye_throw_in``). Pachi (``tactics/selfatari.h``), Fuego
     (``DoSelfAtariCorrection``) and michi reject such moves in their playouts.
     """
     w = meta[W]
     if _free_neighbours(pts, w, p, NO_POINT, NO_POINT) >= 2:
         return False  # two liberties at least, whatever it joins: the common case, decided cheaply
-    n, size, captured = liberties_after(pts, meta, p, c, np.int64(2))
+    n, lib, _l1, _l2, size, captured = liberty_points_after(pts, meta, p, c, np.int64(2))
     if n >= 2 or captured > 0 or size <= max_stones:
         return False
+    if size == 1 and n == 1:
+        if sets_up_snapback(pts, meta, p, c, lib):
+            return False
+        throw_in = false_eye_throw_in(pts, meta, p, c, lib)
+        if throw_in != THROW_IN_NOT:
+            return throw_in == THROW_IN_BAD
     return not (size <= NAKADE_MAX_STONES and fills_opponent_eye_space(pts, meta, p, c))
 
 
