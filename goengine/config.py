@@ -175,6 +175,12 @@ SETTINGS: tuple[Setting, ...] = (
         "to play (Fuego's estimate; below 1 a move gets more now and the last moves less)",
         keeps_tree=True,
     ),
+    Setting(
+        "analysis_width", float, 0.0, 10.0, "analysis_root_exploration", "--analysis-width",
+        "an analysis (not genmove) spreads the root's visits over more candidates: the weight of an "
+        "exploration term added at the root only (0: the root searches as for a move)",
+        keeps_tree=True,
+    ),
 )  # fmt: skip
 
 
@@ -232,8 +238,10 @@ class SearchConfig:
     move's search may run past its planned time while it is unsure, and whether it may stop
     before it (``time_control.StopRule``; 0: exactly the planned time). ``plan_share``: under a
     game clock, the share of the moves still expected that the time left is spread over
-    (``time_control.moves_to_plan``). ``reuse_tree``: keep the subtree of the moves
-    played; ``batch``: iterations per call into the kernels. The ranges are in ``SETTINGS``.
+    (``time_control.moves_to_plan``). ``analysis_width``: the weight of the exploration term an
+    analysis adds at the root (``Engine.analyze``; ``kernels.search``: ROOT_EXPLORE), so that it
+    lists more candidates than ``genmove`` would search. ``reuse_tree``: keep the subtree of the
+    moves played; ``batch``: iterations per call into the kernels. The ranges are in ``SETTINGS``.
     """
 
     rule: str = DEFAULT_RULE
@@ -261,6 +269,7 @@ class SearchConfig:
     ponder: bool = False
     extend_time: float = 1.0
     plan_share: float = 1.0
+    analysis_width: float = 0.2
     reuse_tree: bool = True
     batch: int = 128
 
@@ -350,7 +359,10 @@ class SearchRequest:
     - ``should_stop()``, asked after every batch of iterations, ends the search when it says so
       (a controller's next line, a terminated query, a stopped ponder);
     - ``extra_komi``: the dynamic komi the playouts are judged against (``Engine.genmove`` sets
-      the game's; a front-end leaves it at 0)."""
+      the game's; a front-end leaves it at 0);
+    - ``root_explore``: the weight of the exploration term added at the root (``kernels.search``:
+      ROOT_EXPLORE); None for the engine's own: ``Engine.analyze`` takes the ``analysis_width``
+      setting, a move of the game 0."""
 
     budget: Budget | None = None
     callback: Callable[[object], None] | None = None
@@ -359,6 +371,7 @@ class SearchRequest:
     pv_visits: bool = False
     should_stop: Callable[[], bool] | None = None
     extra_komi: float = 0.0
+    root_explore: float | None = None
 
 
 def available_cores() -> int:

@@ -257,8 +257,9 @@ class Engine:
 
     def analyze(self, color: int | str | None = None, request: SearchRequest | None = None) -> SearchResult:
         """Search the current position for ``color`` (default: the side to move) without playing,
-        as ``request`` asks (``config.SearchRequest``: its budget, else the settings'; the game
-        clock does not apply, since an analysis is not a move of the game and charges no clock).
+        as ``request`` asks (``config.SearchRequest``: its budget, else the settings'; its root
+        exploration, else the ``analysis_width`` setting; the game clock does not apply, since an
+        analysis is not a move of the game and charges no clock).
         The tree is kept, so analysis and the next ``genmove`` build on each other, and so are
         the owners counted."""
         c = self.game.to_move if color is None else parse_color(color)
@@ -267,6 +268,8 @@ class Engine:
         request = request or SearchRequest()
         if request.budget is None:
             request = replace(request, budget=Budget.of(self._search.config))
+        if request.root_explore is None:
+            request = replace(request, root_explore=self._search.config.analysis_width)
         return self._search.run(board, self.game.scoring_komi, request)
 
     def move_policy(self, color: int | str | None = None) -> dict[int, float]:

@@ -472,6 +472,7 @@ class Search:
         if board.size > 13:
             batch = max(1, batch // 4)  # keep a batch to a few milliseconds for time control
         settings, params = self.kernel.for_position(job.komi + request.extra_komi, job.max_moves, True)
+        params[ksearch.SCALARS, ksearch.ROOT_EXPLORE] = request.root_explore or 0.0
         settings[ksearch.OWNERSHIP] = int(request.ownership)
         settings[ksearch.SHARED] = int(self.shared)
         work = ksearch.new_workspace(board.pts.shape[1], self._replies)

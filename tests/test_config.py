@@ -48,6 +48,7 @@ BAD_VALUES = {
     "ponder": ["maybe", "2", "none"],
     "extend_time": ["-0.5", "x", "nan", "11", "none"],
     "plan_share": ["0", "0.05", "x", "nan", "2.5", "none"],
+    "analysis_width": ["-0.1", "x", "nan", "inf", "11", "none"],
 }
 GOOD_VALUES = {
     "playouts": ["1", "8000", "none"],
@@ -63,6 +64,7 @@ GOOD_VALUES = {
     "ponder": ["on", "off", "1", "0", "true"],
     "extend_time": ["0", "1", "0.5"],
     "plan_share": ["1", "0.7", "0.1", "2"],
+    "analysis_width": ["0", "0.2", "10"],
 }
 
 

@@ -457,3 +457,28 @@ def test_any_sequence_of_commands_keeps_the_trees_legal_and_the_board_replayable
             assert (str(replayed(engine.game)), replayed(engine.game).history) == (str(board), board.history)
     finally:
         engine.close()
+
+
+def candidates(result, share=0.01):
+    total = sum(s.visits for s in result.stats)
+    return sum(1 for s in result.stats if s.visits >= share * total)
+
+
+def test_an_analysis_spreads_its_root_over_the_candidates_and_a_move_of_the_game_does_not():
+    def engine(width):
+        e = Engine(EngineConfig(size=9, search=SearchConfig(playouts=800, seed=3, analysis_width=width)))
+        e.game.play(BLACK, coords.from_gtp(9, "E5"))
+        e.game.play(WHITE, coords.from_gtp(9, "C4"))
+        return e
+
+    narrow = engine(0.0).analyze()
+    wide = engine(0.3).analyze()
+    assert narrow.playouts == wide.playouts == 800
+    assert candidates(wide) >= 8 and candidates(wide) >= 2 * candidates(narrow), (candidates(wide), narrow)
+    # genmove searches its root as before whatever the analysis width: the same seed, the same tree
+    moves = [engine(width).genmove(BLACK).result for width in (0.0, 0.3)]
+    assert [[(s.move, s.visits) for s in r.stats] for r in moves[:1]] == [
+        [(s.move, s.visits) for s in r.stats] for r in moves[1:]
+    ]
+    # a request's own root exploration is taken over the setting
+    assert candidates(engine(0.3).analyze(request=SearchRequest(root_explore=0.0))) == candidates(narrow)

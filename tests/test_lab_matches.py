@@ -87,6 +87,14 @@ def test_short_match_against_gnugo(tmp_path):
         assert r["reason"] == "resignation" or r["reason"].startswith(("two passes", "move cap"))
         check_sgf(r, seed=1 + r["index"])
         assert Path(r["sgf"]) == out / "sgf" / f"default-{r['index']:04d}.sgf"
+        # goengine's own figures of each of its moves (kata-genmove_analyze), GNU Go's none
+        figures = r[engine_side]["evaluations"]
+        assert len(figures) in (r[engine_side]["moves"], r[engine_side]["moves"] + 1)  # + its resignation
+        assert all(0.0 <= w <= 1.0 and v >= 99 for w, _lead, v in figures), figures
+        assert r[gnugo_side]["evaluations"] == []
+        nodes = [n for n in load_sgf(r["sgf"]).get_main_sequence() if n.get_move()[0] is not None]
+        letter = "b" if engine_side == "black" else "w"
+        assert all(n.has_property("SBKV") == (n.get_move()[0] == letter) for n in nodes)
 
     rows = table_rows(result.stdout)
     assert len(rows) == 1 and rows[0].split()[:2] == ["default", "2"]

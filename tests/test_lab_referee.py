@@ -11,6 +11,7 @@ loses on time, on the move whose time crossed it.
 from __future__ import annotations
 
 import pytest
+from gtp_harness import GtpHarness
 from match_harness import (
     check_record,
     check_sgf,
@@ -18,6 +19,10 @@ from match_harness import (
     run_match,
     table_rows,
 )
+
+from goengine.config import EngineConfig, SearchConfig
+from goengine.lab.client import GtpError
+from goengine.lab.referee import GENMOVE_ANALYSIS, read_genmove_analysis
 
 
 @pytest.mark.slow
@@ -157,3 +162,33 @@ def test_a_flag_fall_loses_on_time(tmp_path, fake):
         "-",
         "-",
     ]
+
+
+def test_a_genmove_analysis_is_read_into_the_move_and_the_roots_figures():
+    text = (
+        "info move D4 visits 122 winrate 0.475410 scoreLead 0.188525 order 0 pv D4 G4 "
+        "rootInfo visits 499 winrate 0.482966 scoreMean 0.734469 scoreLead 0.734469\nplay D4\n"
+    )
+    assert read_genmove_analysis(text) == ("D4", [0.482966, 0.734469, 499.0])
+    # the last report counts; an engine without rootInfo, or a figure not a number, gives no figures
+    assert read_genmove_analysis(text.replace("play D4", "info rootInfo visits 9 winrate 1 scoreLead -2\nplay pass"))[
+        1
+    ] == [1.0, -2.0, 9.0]
+    assert read_genmove_analysis("info move D4 visits 3 winrate 0.5 order 0 pv D4\nplay D4") == ("D4", None)
+    assert read_genmove_analysis("rootInfo visits 3 winrate nan scoreLead 0\nplay resign") == ("resign", None)
+    with pytest.raises(GtpError, match="no play line"):
+        read_genmove_analysis("info move D4 visits 3 winrate 0.5")
+
+
+def test_a_move_asked_through_genmove_analysis_is_the_move_genmove_plays():
+    # the research setting, one seed: the same game either way, and figures a win rate can have
+    research = SearchConfig(playout="uniform", prior="none", expand_at=1, playouts=300, seed=7)
+    plain = GtpHarness(EngineConfig(size=9, search=research))
+    reported = GtpHarness(EngineConfig(size=9, search=research))
+    for k in range(8):
+        letter = "bw"[k % 2]
+        move = plain.ok(f"genmove {letter}")
+        answer, figures = read_genmove_analysis(reported.ok(f"kata-genmove_analyze {letter} {GENMOVE_ANALYSIS}"))
+        assert answer == move
+        winrate, _lead, visits = figures
+        assert 0.0 <= winrate <= 1.0 and visits >= 299

@@ -62,7 +62,10 @@ def test_a_search_that_searched_nothing_reads_as_an_even_position_and_a_pass():
 
 
 def test_the_search_finds_the_capture_of_ten_stones_and_calls_the_position_won():
-    a = evaluate(position_of(CAPTURE), CONFIG, BUDGET)
+    # the root of a move of the game: at 300 visits a wide root (the analysis default) spreads its
+    # visits over the other winning moves too (G5 wins as well: White cannot escape)
+    narrow = EngineConfig(search=SearchConfig(threads=1, seed=3, analysis_width=0.0))
+    a = evaluate(position_of(CAPTURE), narrow, BUDGET)
     assert a.to_move == BLACK and a.best == at("G6") and a.pv[0] == at("G6")
     assert a.black_winrate > 0.9 and a.black_lead > 15
     assert 0 < a.visits <= BUDGET.playouts

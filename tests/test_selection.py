@@ -926,3 +926,40 @@ def test_score_kernel_compiles_once_through_the_wrapper():
         check=True,
     )
     assert out.stdout.split()[-1] == "1", out.stdout + out.stderr
+
+
+def select_wide(name, stats, t, rng, c, **params):
+    rule_id, array = selection.resolve(name, **params)
+    w, n, aw, an = arm_arrays(stats)
+    return int(ks.select_wide(np.int64(rule_id), array, w, n, np.float64(t), aw, an, 0, len(stats), rng, c))
+
+
+@pytest.mark.parametrize("name", naive.DETERMINISTIC)
+@pytest.mark.parametrize("c", [0.2, 1.0])
+def test_a_wide_root_adds_a_ucb1_term_to_the_rule_and_tries_an_unvisited_arm_first(name, c):
+    # the reference: the rule's slow score plus c sqrt(ln t / n), an unvisited arm +inf
+    gen = np.random.default_rng(31)
+    rng = new_state(4)
+    for _ in range(40):
+        stats = random_stats(gen, int(gen.integers(1, 25)), name in AMAF_RULES)
+        t = sum(s[1] for s in stats) + int(gen.integers(0, 50))
+        w, n, aw, an = arm_arrays(stats)
+        wide = [
+            naive.score(name, float(w[i]), int(n[i]), t, float(aw[i]), int(an[i]))
+            + c * math.sqrt(naive.log_t(t) / n[i])
+            if n[i] > 0
+            else math.inf
+            for i in range(len(stats))
+        ]
+        top = max(wide)
+        chosen = select_wide(name, stats, t, rng, c)
+        assert wide[chosen] == pytest.approx(top, rel=1e-9) or wide[chosen] == top, (stats, t, chosen)
+
+
+def test_a_wide_root_explores_an_arm_the_rule_alone_would_never_try():
+    # RAVE without exploration (its C = 0, the default) keeps to the arm with the better mean;
+    # the UCB1 term brings the rarely tried arm back once ln t has grown past its few visits
+    stats = [(60.0, 100, 0.0, 0), (2.0, 5, 0.0, 0)]
+    assert select("rave", stats, 105, new_state(1)) == 0
+    assert select_wide("rave", stats, 105, new_state(1), 0.0) == 0
+    assert select_wide("rave", stats, 105, new_state(1), 0.5) == 1  # 0.4 + 0.5 sqrt(ln 105 / 5) > 0.6 + ...

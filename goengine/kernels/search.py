@@ -44,6 +44,12 @@ Crazy Stone's a = 40, r = 1.4 give 2 moves at 40 visits, 5 at 284, 10 at 1,966).
 the node's ``VISITS``, so they include the virtual visits its own prior gave it. With 0, every
 child is searched from the start and the children stay in board order.
 
+A wide root, when ``params[SCALARS, ROOT_EXPLORE]`` is above 0 (an analysis; ``genmove`` keeps
+0): the root's child is chosen by ``select.select_wide``, the rule's score plus
+``ROOT_EXPLORE * sqrt(ln t / n)``, so that visits spread over the plausible moves and each gets
+enough for its figures to mean something, as KataGo's ``wideRootNoise`` does for its analysis.
+Below the root the rule is unchanged.
+
 AMAF ("all moves as first", Gelly and Silver 2011): after an iteration, a child ``m`` of a node
 at depth ``d`` on the path gets an AMAF sample when the player to move at that node played ``m``
 first, at depth ``d`` or later, anywhere in the rest of the iteration (tree part or playout).
@@ -82,7 +88,7 @@ from .board import (
 from .playout import apply_move, outside_search, playout, playout_outside_search
 from .prior import init_children, pass_is_child
 from .replies import learn_replies, no_replies
-from .select import KL_UCB_RAVE, RAVE, RAVE_DISTANCE, select_best
+from .select import KL_UCB_RAVE, RAVE, RAVE_DISTANCE, select_best, select_wide
 from .tree import (
     AVISITS,
     AWINS,
@@ -125,6 +131,7 @@ SCALARS = 3  # row of float settings:
 KOMI = 0  # ... komi, subtracted from the area score
 WIDEN = 1  # ... progressive widening: the visits at which a node's second child is searched (0: off)
 WIDEN_FACTOR = 2  # ... and the growth of each further step (> 1)
+ROOT_EXPLORE = 3  # ... an analysis: c of the exploration term added at the root only (0: off)
 N_PARAM_ROWS = 4
 MAX_PARAMS = 14  # columns: the most parameters a rule, policy or prior may have
 
@@ -340,6 +347,7 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     distance = rule_params[RAVE_DISTANCE] if (rule == RAVE or rule == KL_UCB_RAVE) else 0.0
     widen = params[SCALARS, WIDEN]
     widen_factor = params[SCALARS, WIDEN_FACTOR]
+    root_explore = params[SCALARS, ROOT_EXPLORE]
     pts, meta, amaf_color, amaf_depth, path, path_hash, moves, scratch, replies, seq = work
     learn = settings[LEARN_REPLIES] != 0 and replies.shape[1] > 1  # never into a stand-in table
     npts = pts0.shape[1]
@@ -387,18 +395,16 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
                 first, nc = children_of(ti, node, shared)
             if widen > 0.0:
                 nc = min(nc, widened(np.float64(ti[VISITS, at(node)]), widen, widen_factor))
-            child = select_best(
-                rule,
-                rule_params,
-                tf[WINS],
-                ti[VISITS],
-                np.float64(ti[VISITS, at(node)]),
-                tf[AWINS],
-                ti[AVISITS],
-                first,
-                first + nc,
-                rng,
-            )
+            t = np.float64(ti[VISITS, at(node)])
+            if node == 0 and root_explore > 0.0:
+                child = select_wide(
+                    rule, rule_params, tf[WINS], ti[VISITS], t, tf[AWINS], ti[AVISITS], first, first + nc, rng,
+                    root_explore,
+                )  # fmt: skip
+            else:
+                child = select_best(
+                    rule, rule_params, tf[WINS], ti[VISITS], t, tf[AWINS], ti[AVISITS], first, first + nc, rng
+                )
             if shared:
                 atomic_add(ti, VISITS, child, np.int32(1))
             apply_move(

@@ -441,6 +441,20 @@ def _arm(w, n, aw, an, i):
     return np.float64(w[at(i)]), np.float64(n[at(i)]), np.float64(aw[at(i)]), np.float64(an[at(i)])
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _keep_best(s, i, best, best_score, ties, rng):
+    """``(best, best_score, ties)`` after arm ``i`` scored ``s``: a higher score takes the lead, an
+    equal one replaces the leader with probability 1 / ties (reservoir sampling over the tied arms:
+    each is chosen with equal chance); a NaN never compares true, so it never leads."""
+    if s > best_score:
+        return i, s, 1
+    if s == best_score:
+        ties += 1
+        if rand_below(rng, ties) == 0:
+            return i, best_score, ties
+    return best, best_score, ties
+
+
 @njit(cache=True, _nrt=False)
 def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
     """The index in [lo, hi) of the arm with the highest ``score``, ties broken uniformly at
@@ -477,14 +491,29 @@ def select_best(rule, params, w, n, t, aw, an, lo, hi, rng):
         # lazy below the best so far: a score under it neither wins nor ties, so the choice and
         # the random draws of the ties are those of exact scores
         s = score_lazy(rule, params, wi, ni, t, awi, ani, rng, best_score - BOUND_MARGIN)
-        if s > best_score:
-            best = i
-            best_score = s
-            ties = 1
-        elif s == best_score:
-            ties += 1
-            if rand_below(rng, ties) == 0:
-                best = i
+        best, best_score, ties = _keep_best(s, i, best, best_score, ties, rng)
     if best < 0:  # no score above -inf: every one NaN (a NaN parameter) or -inf
+        best = lo + rand_below(rng, hi - lo)
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def select_wide(rule, params, w, n, t, aw, an, lo, hi, rng, c):
+    """``select_best`` with ``c sqrt(ln t / n)`` added to every arm's score (an arm never visited
+    first): a UCB1 exploration term (Auer, Cesa-Bianchi and Fischer 2002) over whatever the rule
+    scores. The search asks it at the root of an analysis only, where a person wants the
+    candidates compared, not the one move played (``kernels.search``: ROOT_EXPLORE); it scores
+    every arm exactly, which at one node an iteration costs little. Ties are broken uniformly at
+    random; a NaN score never wins."""
+    lt = _log_t(t)
+    best = -1
+    best_score = -INF
+    ties = 0
+    for i in range(lo, hi):
+        wi, ni, awi, ani = _arm(w, n, aw, an, i)
+        s = score(rule, params, wi, ni, t, awi, ani, rng)
+        s = s + c * math.sqrt(lt / ni) if ni > 0 else INF
+        best, best_score, ties = _keep_best(s, i, best, best_score, ties, rng)
+    if best < 0:  # every score NaN
         best = lo + rand_below(rng, hi - lo)
     return best

@@ -95,7 +95,8 @@ def sgf_text(record: dict) -> str:
     engine's GTP name and version), ``RE``, ``DT`` (the day it started), ``GN``
     (``CONFIG#INDEX``) and a comment with both command lines, the configuration, game and
     attempt, how it ended, both engines' ``final_score`` and their settings (records older than
-    ``goengine-params`` have none, and the comment then has no settings line). ValueError for a
+    ``goengine-params`` have none, and the comment then has no settings line); and on each move, the
+    mover's own figures when its engine reported them (``evaluation_notes``). ValueError for a
     void game; KeyError for a record without one of these fields."""
     if record.get("void"):
         raise ValueError(f"game {game_key(record)} is void: it has no moves to show ({record['void']})")
@@ -105,10 +106,11 @@ def sgf_text(record: dict) -> str:
         if record[side].get("settings")
     )
     handicap = record_handicap(record)
-    return sgf.dumps(
+    moves = record_moves(record)
+    text = sgf.dumps(
         record["size"],
         record["komi"],
-        record_moves(record),
+        moves,
         setup=handicap,
         handicap=len(handicap),
         names=(
@@ -122,6 +124,37 @@ def sgf_text(record: dict) -> str:
         f"configuration {record['config']}, game {record['index']}, attempt {record['attempt']}\n"
         f"termination: {record['reason']}\nfinal_score: {record.get('final_score')}" + settings,
     )
+    notes = evaluation_notes(record, moves)
+    return sgf.annotate(text.encode(), notes).decode() if notes else text
+
+
+def evaluation_notes(record: dict, moves: list[tuple[int, int]]) -> list[sgf.Note]:
+    """A note for every move of the game from the engines' own figures of their moves
+    (``referee.Side.evaluations``): a comment with the mover's win rate, score lead and visits,
+    and Sabaki's ``SBKV`` (Black's win rate in percent, the curve Sabaki draws); an empty note
+    for a move without figures. No notes at all when neither side reported any (an older
+    record, or engines without ``kata-genmove_analyze``)."""
+    reported = {c: record[side].get("evaluations") or [] for c, side in ((BLACK, "black"), (WHITE, "white"))}
+    if not reported[BLACK] and not reported[WHITE]:
+        return []
+    seen = {BLACK: 0, WHITE: 0}
+    notes = []
+    for color, _point in moves:
+        k = seen[color]
+        seen[color] += 1
+        figures = reported[color][k] if k < len(reported[color]) else None
+        if figures is None:
+            notes.append(sgf.Note())
+            continue
+        winrate, lead, visits = figures
+        black = winrate if color == BLACK else 1.0 - winrate
+        notes.append(
+            sgf.Note(
+                comment=f"win rate {winrate:.1%}, score lead {lead:+.1f}, {visits:.0f} visits",
+                properties=(("SBKV", f"{100.0 * black:.1f}"),),
+            )
+        )
+    return notes
 
 
 def _settings_text(settings: dict[str, str]) -> str:

@@ -7,6 +7,12 @@ on disk and ``lab.stats`` summarises; the game's SGF file is made from that reco
 still has to play and where they run (one at a time, a process pool, Dask) is ``lab.schedule``'s
 business; ``lab.cli`` is the command (``goengine-match``).
 
+An engine that knows ``kata-genmove_analyze`` (goengine, KataGo) is asked for its moves through it,
+one report at the end of each search: the record keeps, for every move, the root's win rate,
+score lead and visits from the mover's side (``Side.evaluations``), and the SGF has them as comments
+and as Sabaki's ``SBKV`` (Black's win rate), so that every game is evidence of how far the
+reported figures are from the results. The move is the one ``genmove`` would have played.
+
 The referee trusts neither engine: every move is checked on our own ``Board`` (an illegal move
 loses the game for the engine that made it), every command has a timeout, a crash or hang or
 garbage answer voids the game, and the final position is scored by our own area count and
@@ -75,6 +81,7 @@ class GameSpec:
     attempt: int = 0
     time_control: TimeControl | None = None  # a clock for both sides, or none
     time_left: bool = True  # send time_left before every genmove (gogui-twogtp does not)
+    evaluations: bool = True  # ask an engine that knows kata-genmove_analyze for its figures of each move
     meta: tuple[tuple[str, object], ...] = ()  # extra fields copied into the record (the SPRT's)
 
     @property
@@ -85,7 +92,10 @@ class GameSpec:
 @dataclass
 class Side:
     """One side of a game: who it is (GTP ``name``, ``version`` and, for goengine, its settings
-    from ``goengine-params``) and what it spent (seconds in all and move by move)."""
+    from ``goengine-params``), what it spent (seconds in all and move by move), and, from an engine
+    that reports them, what its search thought of each of its moves: ``evaluations``, one
+    ``[win rate, score lead, visits]`` a move (the resignation's too), from its own side
+    (``read_genmove_analysis``)."""
 
     name: str = ""
     version: str = ""
@@ -93,6 +103,33 @@ class Side:
     seconds: float = 0.0
     settings: dict[str, str] = field(default_factory=dict)
     times: list[float] = field(default_factory=list)
+    evaluations: list[list[float] | None] = field(default_factory=list)
+
+
+# kata-genmove_analyze's arguments for one report, at the end of the search: an interval no search
+# reaches (centiseconds), the best move only, and the root's own figures
+GENMOVE_ANALYSIS = "interval 100000000 maxmoves 1 rootInfo true"
+
+
+def read_genmove_analysis(text: str) -> tuple[str, list[float] | None]:
+    """``kata-genmove_analyze``'s response: its move (the ``play`` line) and the root's ``[win
+    rate, score lead, visits]`` from the last ``rootInfo`` reported (KataGo's GTP extensions;
+    goengine writes the same), or None when it reported none or could not be read. GtpError when
+    there is no ``play`` line, as for a genmove without an answer."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines or not lines[-1].lower().startswith("play "):
+        raise GtpError(f"no play line in {text[-200:]!r}", "kata-genmove_analyze")
+    move = lines[-1].split(None, 1)[1]
+    reports = [line for line in lines[:-1] if " rootInfo " in f" {line} "]
+    if not reports:
+        return move, None
+    words = reports[-1].split("rootInfo", 1)[1].split()
+    fields = dict(zip(words[::2], words[1::2], strict=False))  # an odd word: a section after it
+    try:
+        values = [float(fields["winrate"]), float(fields["scoreLead"]), float(fields["visits"])]
+    except (KeyError, ValueError):
+        return move, None
+    return move, values if all(math.isfinite(v) for v in values) else None
 
 
 def _start(command: str, timeout: float) -> GtpClient:
@@ -159,6 +196,7 @@ def play_game(spec: GameSpec) -> dict:
     max_moves = spec.max_moves or 3 * spec.size * spec.size
     engines: dict[int, GtpClient] = {}
     sides = {BLACK: Side(), WHITE: Side()}
+    reports = {BLACK: False, WHITE: False}  # each move through kata-genmove_analyze, its figures kept
     commands = {
         BLACK: spec.engine if spec.engine_black else spec.opponent,
         WHITE: spec.opponent if spec.engine_black else spec.engine,
@@ -190,6 +228,7 @@ def play_game(spec: GameSpec) -> dict:
             sides[color].name = client.send("name")
             sides[color].version = client.send("version")
             sides[color].settings = _engine_settings(client)
+            reports[color] = spec.evaluations and _knows(client, "kata-genmove_analyze")
             client.send(f"boardsize {spec.size}")
             client.send("clear_board")
             client.send(f"komi {spec.komi:g}")
@@ -216,7 +255,14 @@ def play_game(spec: GameSpec) -> dict:
                 with contextlib.suppress(GtpError):
                     engines[color].send(f"time_left {letter} {math.floor(seconds)} {count}")
             t0 = time.perf_counter()
-            answer = engines[color].send(f"genmove {letter}").strip().lower()
+            if reports[color]:
+                answer, evaluation = read_genmove_analysis(
+                    engines[color].send(f"kata-genmove_analyze {letter} {GENMOVE_ANALYSIS}")
+                )
+                sides[color].evaluations.append(evaluation)
+            else:
+                answer = engines[color].send(f"genmove {letter}")
+            answer = answer.strip().lower()
             spent = time.perf_counter() - t0
             engines[color].timeout = spec.timeout  # its start-up is over
             sides[color].seconds += spent
