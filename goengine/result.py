@@ -46,7 +46,8 @@ class MoveStats:
     it for the side to move (``score_lead``: the mean area less the game's komi, signed for that
     side), its principal variation (``pv``: the move, then the most visited line under it) and,
     when the search was asked for them, the searched visits of each position along it
-    (``pv_visits``: ``TreeReader.pv_visits``; empty otherwise)."""
+    (``pv_visits``: ``TreeReader.pv_visits``; empty otherwise); and the sum of the squares of the
+    area scores (``area_sq_sum``), for the score's spread (``score_stdev``)."""
 
     move: int
     visits: int
@@ -60,6 +61,7 @@ class MoveStats:
     score_lead: float = 0.0
     pv: tuple[int, ...] = ()
     pv_visits: tuple[int, ...] = ()
+    area_sq_sum: float = 0.0
 
     @property
     def winrate(self) -> float:
@@ -70,6 +72,15 @@ class MoveStats:
     def mean_area(self) -> float:
         """The mean area score after the move (Black's area minus White's, no komi), 0 unsearched."""
         return self.area_sum / self.visits if self.visits else 0.0
+
+    @property
+    def score_stdev(self) -> float:
+        """The standard deviation of the area scores the move's iterations ended with (KataGo's
+        ``scoreStdev``: how far the final score may fall from the lead), 0 unsearched."""
+        if not self.visits:
+            return 0.0
+        mean = self.area_sum / self.visits
+        return math.sqrt(max(0.0, self.area_sq_sum / self.visits - mean * mean))
 
     @property
     def lcb(self) -> float:
@@ -95,7 +106,10 @@ class SearchResult:
     ``ownership`` map (for every padded point, the mean owner at the iterations' ends, +1 Black,
     -1 White) with its standard deviation ``ownership_stdev`` (read-only arrays).
     ``parent_visits`` is the first tree's root count, the parent's visits the selection rules
-    saw at the root (a research script's figure: ``scripts/root_choices.py``)."""
+    saw at the root (a research script's figure: ``scripts/root_choices.py``). ``size`` and
+    ``moves_played`` say where the position stands (the board's size, the moves played to reach
+    it), which the reported win rates are calibrated by (``goengine.calibration``); 0 in a result
+    made by hand."""
 
     color: int = 1
     komi: float = 0.0
@@ -108,6 +122,8 @@ class SearchResult:
     ownership: np.ndarray | None = None
     ownership_stdev: np.ndarray | None = None
     parent_visits: int = 0
+    size: int = 0
+    moves_played: int = 0
 
     @property
     def best(self) -> MoveStats | None:
@@ -137,6 +153,16 @@ class SearchResult:
         the root's moves; 0 when nothing was searched."""
         visits = self.visits
         return sum(s.area_sum for s in self.stats) / visits if visits else 0.0
+
+    @property
+    def score_stdev(self) -> float:
+        """The standard deviation of the area scores over every searched visit of the root's
+        moves (KataGo's ``scoreStdev`` of ``rootInfo``); 0 when nothing was searched."""
+        visits = self.visits
+        if not visits:
+            return 0.0
+        mean = self.mean_area
+        return math.sqrt(max(0.0, sum(s.area_sq_sum for s in self.stats) / visits - mean * mean))
 
     @property
     def score_lead(self) -> float:
@@ -224,18 +250,21 @@ class TreeReader:
                 continue
             ti = tree.ti[:, first : first + count].tolist()
             tf = tree.tf[:, first : first + count].tolist()
-            rows = zip(ti[kt.MOVE], ti[kt.VISITS], tf[kt.WINS], tf[kt.SCORE], ti[kt.AVISITS], tf[kt.AWINS], strict=True)
+            rows = zip(
+                ti[kt.MOVE], ti[kt.VISITS], tf[kt.WINS], tf[kt.SCORE], ti[kt.AVISITS], tf[kt.AWINS], tf[kt.SCORE_SQ],
+                strict=True,
+            )  # fmt: skip
             for m, *figures in rows:
-                s = merged.setdefault(m, [0, 0.0, 0.0, 0, 0.0])
+                s = merged.setdefault(m, [0, 0.0, 0.0, 0, 0.0, 0.0])
                 for i, x in enumerate(figures):
                     s[i] += x
         expanded = sum(1 for tree in self.trees if tree.ti[kt.NCHILD, 0] > 0)
         prior = self.root_prior() if given is None else given
         stats = []
-        for m, (visits, wins, area, avisits, awins) in merged.items():
+        for m, (visits, wins, area, avisits, awins, area_sq) in merged.items():
             pv, pw = prior.get(m, (0, 0.0))
             pv, pw = pv * expanded, pw * expanded
-            stats.append(MoveStats(m, visits - pv, wins - pw, area, avisits, awins, pv, pw))
+            stats.append(MoveStats(m, visits - pv, wins - pw, area, avisits, awins, pv, pw, area_sq_sum=area_sq))
         return sorted(stats, key=lambda s: (-s.visits, -s.winrate, s.move))
 
     def root_prior(self) -> dict[int, tuple[int, float]]:

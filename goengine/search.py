@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -117,7 +117,7 @@ class Tree:
     """One tree with its RNG: the kernel arrays, grown on demand up to ``max_nodes``.
 
     Memory: ``max_nodes`` is this tree's share of ``max_memory_mb``: all of it for the one tree
-    of a single thread or of tree parallelism (1024 MB is 22 million nodes at 48 bytes a node);
+    of a single thread or of tree parallelism (1024 MB is 19 million nodes at 56 bytes a node);
     with root parallelism the trees share it evenly (1024 MB with 4 threads is 5.6 million nodes
     a tree).
     The arrays start at INITIAL_NODES and double when an expansion does not fit, up to
@@ -444,7 +444,7 @@ class Search:
                 ownership = tuple(a.copy() for a in found)
                 for a in ownership:
                     a.flags.writeable = False
-        return self.reader.result(
+        result = self.reader.result(
             job.board.to_move,
             job.komi,
             job.request.extra_komi,
@@ -453,6 +453,7 @@ class Search:
             job.request.pv_visits,
             ownership,
         )
+        return replace(result, size=job.board.size, moves_played=len(job.board.moves))
 
     def _run_thread(self, job: _SearchJob, k: int, tree, share, start: float, before: int) -> None:
         """Thread ``k``'s batches of iterations of ``job`` on ``tree`` with its own random stream,

@@ -114,10 +114,12 @@ LZ_INFO = rf"info move {VERTEX} visits (\d+) winrate (\d+)(?: prior (\d+))? lcb 
 #: prior, lcb, order, pv
 _DECIMAL = r"-?\d+\.\d{6}"
 KATA_INFO = (
-    rf"info move {VERTEX} visits (\d+) winrate ([01]\.\d{{6}}) scoreMean ({_DECIMAL}) scoreSelfplay ({_DECIMAL}) "
+    rf"info move {VERTEX} visits (\d+) winrate ([01]\.\d{{6}}) scoreMean ({_DECIMAL}) scoreStdev \d+\.\d{{6}} "
+    rf"scoreSelfplay ({_DECIMAL}) "
     rf"scoreLead ({_DECIMAL})(?: prior ([01]\.\d{{6}}))? lcb ([01]\.\d{{6}}) order (\d+) pv((?: {VERTEX})+)"
 )
 #: KataGo's ``rootInfo`` section as goengine writes it
 KATA_ROOT = (
-    rf"rootInfo visits \d+ winrate [01]\.\d{{6}} scoreMean {_DECIMAL} scoreSelfplay {_DECIMAL} scoreLead {_DECIMAL}"
+    rf"rootInfo visits \d+ winrate [01]\.\d{{6}} scoreMean {_DECIMAL} scoreStdev \d+\.\d{{6}} "
+    rf"scoreSelfplay {_DECIMAL} scoreLead {_DECIMAL}"
 )

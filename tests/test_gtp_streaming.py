@@ -101,7 +101,7 @@ def test_kata_analyze_reports_the_score_and_ownership_from_the_side_analysed():
     for color, lead, winrate, lcb, row in cases:
         line = settled_line(color, "ownership", "true", "rootInfo", "true", "ownershipStdev", "true")
         info, rest = line.split(" rootInfo ")
-        scores = f"scoreMean {lead} scoreSelfplay {lead} scoreLead {lead}"
+        scores = f"scoreMean {lead} scoreStdev 0.000000 scoreSelfplay {lead} scoreLead {lead}"  # one score: no spread
         assert re.fullmatch(
             rf"info move pass visits 200 winrate {winrate} {scores} prior 1\.000000 lcb {lcb} order 0 pv pass( pass)*",
             info,

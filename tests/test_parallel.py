@@ -95,9 +95,9 @@ def test_the_parallel_search_is_chosen_by_name_and_says_how_the_threads_share_th
     assert config.search.parallel == "tree"
     assert "--parallel-param" not in command.build_parser().format_help()  # no choice has parameters
     engine = Engine(config)
-    assert "2 threads on one tree of up to 22,369,621 nodes" in engine.describe()
+    assert "2 threads on one tree of up to 19,173,961 nodes" in engine.describe()
     GtpEngine(engine).send("goengine-set parallel_search root")
-    assert "2 trees of up to 11,184,810 nodes" in engine.describe()
+    assert "2 trees of up to 9,586,980 nodes" in engine.describe()
     engine.close()
 
 
@@ -105,5 +105,5 @@ def test_one_thread_is_described_as_one_tree_whichever_choice_is_named():
     for parallel in ("tree", "root"):
         engine = Engine()
         GtpEngine(engine).send(f"goengine-set parallel {parallel}")
-        assert "; 1 tree of up to 22,369,621 nodes (1024 MB)" in engine.describe(), parallel
+        assert "; 1 tree of up to 19,173,961 nodes (1024 MB)" in engine.describe(), parallel
         engine.close()

@@ -133,8 +133,10 @@ def assert_tree_invariants(
     assert 1 <= n <= ti.shape[1] <= tree.max_nodes
     assert tf.shape[1] == ti.shape[1]
     parent, move, first, nchild, visits, avisits = (ti[k, :n].astype(np.int64) for k in range(kt.NI))
-    wins, awins, score = (tf[k, :n] for k in range(kt.NF))
+    wins, awins, score, score_sq = (tf[k, :n] for k in range(kt.NF))
     assert np.all(score == np.round(score)) and np.all(np.abs(score) <= visits * kb.MAX_POINTS)
+    # the squares: whole numbers, at least the square of the mean a visit (the spread is not negative)
+    assert np.all(score_sq == np.round(score_sq)) and np.all(score_sq * np.maximum(visits, 1) >= score * score)
     assert tf.dtype == np.float64  # sums stay exact past 2^24 (float32 stopped adding 1 there)
     assert parent[0] == kt.NO_NODE
     assert np.all((first < 0) == (nchild == 0))
@@ -547,11 +549,11 @@ def test_different_seeds_give_different_searches(rule):
 
 
 def test_node_limit_stops_the_tree_not_the_playouts():
-    # 0.1 MB at 48 bytes a node: 2,184 nodes, about twenty-seven 9x9 expansions.
+    # 0.1 MB at 56 bytes a node: 1,872 nodes, about twenty-three 9x9 expansions.
     board = Board(9)
     search = make_search("ucb1", playouts=3000, max_memory_mb=0.1)
     tree = search.trees[0]
-    assert tree.max_nodes == int(0.1 * 2**20 / kt.BYTES_PER_NODE) == 2184
+    assert tree.max_nodes == int(0.1 * 2**20 / kt.BYTES_PER_NODE) == 1872
     nodes, visits = [], []
     for _ in range(4):  # the same position: each run goes on with the same tree
         result = run(search, board, 7.5)
@@ -568,12 +570,12 @@ def test_node_limit_stops_the_tree_not_the_playouts():
 
 
 def test_tree_grows_its_arrays_up_to_the_limit():
-    # 2 MB: 43,690 nodes, more than the initial pool (32,768), so the pool grows once, to the
+    # 2 MB: 37,449 nodes, more than the initial pool (32,768), so the pool grows once, to the
     # limit. RAVE expands a node in most iterations (~80 new nodes on 9x9): 4,000 fill it.
     board = Board(9)
     search = make_search("rave", playouts=4000, max_memory_mb=2)
     tree = search.trees[0]
-    assert tree.ti.shape[1] < tree.max_nodes == 43690
+    assert tree.ti.shape[1] < tree.max_nodes == 37449
     result = run(search, board, 7.5)
     tree = search.trees[0]
     assert tree.ti.shape[1] == tree.max_nodes
@@ -1035,3 +1037,23 @@ def test_a_settled_position_gives_its_exact_score_and_owners():
         for c in range(5):
             assert mean[coords.point(5, r, c)] == (1.0 if c < 3 else -1.0)
             assert spread[coords.point(5, r, c)] == 0.0
+
+
+def test_every_node_keeps_the_squares_of_its_area_scores_for_the_scores_spread():
+    # one iteration at a time on the same tree: the root's SCORE grows by that iteration's area,
+    # SCORE_SQ by its square; the result's spread is the areas' own standard deviation
+    search = make_search("ucb1", playout="uniform", prior="none", expand_at=1, playouts=1)
+    board = Board(5)
+    areas, last = [], 0.0
+    for _ in range(60):
+        run(search, board, 0.5)
+        tf = search.trees[0].tf
+        areas.append(tf[kt.SCORE, 0] - last)
+        last = tf[kt.SCORE, 0]
+        assert tf[kt.SCORE_SQ, 0] == pytest.approx(sum(a * a for a in areas))
+    assert len(set(areas)) > 3  # the playouts ended differently
+    result = run(search, board, 0.5, playouts=0)
+    n = result.visits
+    mean = result.mean_area
+    by_hand = np.sqrt(sum(s.area_sq_sum for s in result.stats) / n - mean * mean)
+    assert result.score_stdev == pytest.approx(by_hand) and result.score_stdev > 1

@@ -2,13 +2,14 @@
 ``rootInfo``, ``ownership`` and ``policy``, from the perspective the query asked for.
 
 What each field holds, where it differs from KataGo's (whose values come from a network):
-- ``winrate``, ``lcb``, ``utility``: the searched win rate (wins over visits), its lower 95 %
-  bound (``MoveStats.lcb``), and the win-loss utility 2 w - 1 (KataGo's utility without a score
+- ``winrate``, ``lcb``, ``utility``: the searched win rate (wins over visits) and its lower 95 %
+  bound (``MoveStats.lcb``), both calibrated as every analysis reports them
+  (``goengine.calibration``), and the win-loss utility 2 w - 1 (KataGo's utility without a score
   term; ``utilityLcb`` from the bound alike);
 - ``scoreLead``, ``scoreMean``, ``scoreSelfplay``: one figure, the mean area score of the
   iterations through the move less the scoring komi (``MoveStats.score_lead``): the playouts are
   goengine's only estimate of the score, so the three fields KataGo keeps apart are equal here;
-  KataGo's ``scoreStdev`` is left out (the tree keeps no spread of scores);
+  ``scoreStdev``, the standard deviation of those area scores (``MoveStats.score_stdev``);
 - ``prior``: the move's share of the prior knowledge (``MoveStats.prior``), and ``policy`` the
   move model's probability of every point (``Engine.move_policy``), whatever the search's prior;
 - ``visits``: the searched visits (the prior's virtual ones not counted), ``edgeVisits`` the same;
@@ -28,6 +29,7 @@ import math
 
 from goengine import coords
 from goengine.board import BLACK, PASS
+from goengine.calibration import reported
 from goengine.engine import MoveStats, SearchResult
 
 
@@ -43,10 +45,15 @@ def flips(perspective: str, color: int) -> bool:
     return (perspective == "BLACK") != (color == BLACK)
 
 
-def move_info(s: MoveStats, order: int, size: int, flip: bool, pv_length: int, pv_visits: bool) -> dict:
-    """One entry of ``moveInfos``."""
+def move_info(
+    s: MoveStats, order: int, size: int, flip: bool, pv_length: int, pv_visits: bool, position: tuple[int, int]
+) -> dict:
+    """One entry of ``moveInfos``, its win rates calibrated (``goengine.calibration``) for the
+    ``position`` searched: its size and the moves played (``SearchResult.size``,
+    ``moves_played``)."""
     winrate = 1.0 - s.winrate if flip else s.winrate
     lcb = 1.0 - s.lcb if flip else s.lcb
+    winrate, lcb = reported(winrate, *position), reported(lcb, *position)
     lead = -s.score_lead if flip else s.score_lead
     pv = s.pv[: 1 + pv_length]
     info = {
@@ -56,6 +63,7 @@ def move_info(s: MoveStats, order: int, size: int, flip: bool, pv_length: int, p
         "winrate": _rounded(winrate),
         "scoreLead": _rounded(lead),
         "scoreMean": _rounded(lead),
+        "scoreStdev": _rounded(s.score_stdev),
         "scoreSelfplay": _rounded(lead),
         "prior": _rounded(s.prior),
         "utility": _rounded(2.0 * winrate - 1.0),
@@ -71,13 +79,14 @@ def move_info(s: MoveStats, order: int, size: int, flip: bool, pv_length: int, p
 
 def root_info(result: SearchResult, flip: bool, to_move: int) -> dict:
     """``rootInfo``: the root's figures over every searched visit of its moves."""
-    winrate = 1.0 - result.root_winrate if flip else result.root_winrate
+    winrate = reported(1.0 - result.root_winrate if flip else result.root_winrate, result.size, result.moves_played)
     lead = -result.score_lead if flip else result.score_lead
     return {
         "visits": result.visits,
         "winrate": _rounded(winrate),
         "scoreLead": _rounded(lead),
         "scoreSelfplay": _rounded(lead),
+        "scoreStdev": _rounded(result.score_stdev),
         "utility": _rounded(2.0 * winrate - 1.0),
         "currentPlayer": "B" if to_move == BLACK else "W",
     }
@@ -120,11 +129,12 @@ def response(
     to_move = result.color
     flip = flips(perspective, to_move)
     searched = [s for s in result.stats if s.visits > 0]
+    position = (result.size, result.moves_played)
     answer = {
         "id": query_id,
         "turnNumber": turn,
         "isDuringSearch": during_search,
-        "moveInfos": [move_info(s, k, size, flip, pv_length, pv_visits) for k, s in enumerate(searched)],
+        "moveInfos": [move_info(s, k, size, flip, pv_length, pv_visits, position) for k, s in enumerate(searched)],
         "rootInfo": root_info(result, flip, to_move),
     }
     owned = ownership(result, size, perspective, to_move) if include_ownership or include_ownership_stdev else None

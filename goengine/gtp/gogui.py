@@ -17,6 +17,7 @@ import math
 
 from goengine import coords, movemodel
 from goengine.board import BLACK, PASS
+from goengine.calibration import reported
 from goengine.engine import MoveStats, SearchResult
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import color, syntax_error, vertex
@@ -105,8 +106,9 @@ class GoGuiCommands(CommandGroup):
         return f"LABEL {labels}" if labels else ""
 
     def winrates(self, args: list[str]) -> str:
-        moves = labelled(self._analysis(args).stats)
-        labels = " ".join(f"{self.gtp.vertex_text(s.move)} {round(100 * s.winrate)}" for s in moves)
+        result = self._analysis(args)
+        shown = [(s.move, reported(s.winrate, result.size, result.moves_played)) for s in labelled(result.stats)]
+        labels = " ".join(f"{self.gtp.vertex_text(move)} {round(100 * rate)}" for move, rate in shown)
         return f"LABEL {labels}" if labels else ""
 
     def pv(self, args: list[str]) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from goengine import coords
 from goengine.board import BLACK
+from goengine.calibration import reported
 from goengine.engine import Budget, MoveStats, SearchRequest, SearchResult
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import STREAMED, GtpError, color, integer, number, syntax_error
@@ -133,6 +134,12 @@ def has_prior(result: SearchResult) -> bool:
     return any(s.prior > 0 for s in result.stats)
 
 
+def shown(result: SearchResult, p: float) -> float:
+    """The win rate (or bound) ``p`` of ``result`` as every analysis line shows it: calibrated
+    (``goengine.calibration``)."""
+    return reported(p, result.size, result.moves_played)
+
+
 def info_line(result: SearchResult, request: AnalysisRequest, vertex_text: Callable[[int], str]) -> str:
     """Leela Zero's analysis format: ``info move D4 visits 1178 winrate 4802 prior 2211 lcb
     4781 order 0 pv D4 E3`` for every move, rates as integers x 10000 for the side to move.
@@ -147,16 +154,17 @@ def info_line(result: SearchResult, request: AnalysisRequest, vertex_text: Calla
     for order, s in enumerate(listed(result, request)):
         share = f"prior {round(10000 * s.prior)} " if prior else ""
         pv = " ".join(vertex_text(m) for m in s.pv[:PV_SHOWN])
+        winrate, lcb = shown(result, s.winrate), shown(result, s.lcb)
         parts.append(
-            f"info move {vertex_text(s.move)} visits {s.visits} winrate {round(s.winrate * 10000)} "
-            f"{share}lcb {round(s.lcb * 10000)} order {order} pv {pv}"
+            f"info move {vertex_text(s.move)} visits {s.visits} winrate {round(winrate * 10000)} "
+            f"{share}lcb {round(lcb * 10000)} order {order} pv {pv}"
         )
     return " ".join(parts)
 
 
 def kata_line(result: SearchResult, request: AnalysisRequest, vertex_text: Callable[[int], str], size: int) -> str:
     """KataGo's ``kata-analyze`` format (KataGo's docs/GTP_Extensions.md): ``info move D4
-    visits 1178 winrate 0.480200 scoreMean -0.611848 scoreSelfplay -0.611848 scoreLead
+    visits 1178 winrate 0.480200 scoreMean -0.611848 scoreStdev 21.3 scoreSelfplay -0.611848 scoreLead
     -0.611848 prior 0.221100 lcb 0.478100 order 0 pv D4 E3`` for every move, then ``rootInfo``
     and the ``ownership`` and ``ownershipStdev`` sections when asked for, all on one line.
 
@@ -184,8 +192,10 @@ def kata_line(result: SearchResult, request: AnalysisRequest, vertex_text: Calla
         if request.pv_visits:
             pv += " pvVisits " + " ".join(str(n) for n in s.pv_visits[:PV_SHOWN])
         parts.append(
-            f"info move {vertex_text(s.move)} visits {s.visits} winrate {s.winrate:.6f} "
-            f"scoreMean {lead} scoreSelfplay {lead} scoreLead {lead} {share}lcb {s.lcb:.6f} order {order} pv {pv}"
+            f"info move {vertex_text(s.move)} visits {s.visits} winrate {shown(result, s.winrate):.6f} "
+            f"scoreMean {lead} scoreStdev {s.score_stdev:.6f} scoreSelfplay {lead} scoreLead {lead} "
+            f"{share}lcb {shown(result, s.lcb):.6f} "
+            f"order {order} pv {pv}"
         )
     if request.root_info:
         lead = score_text(result.score_lead)
@@ -193,8 +203,8 @@ def kata_line(result: SearchResult, request: AnalysisRequest, vertex_text: Calla
         # are against: a field of our own, written only when there is one
         extra = f" extraKomi {result.extra_komi:.1f}" if result.extra_komi else ""
         parts.append(
-            f"rootInfo visits {result.visits} winrate {result.root_winrate:.6f} "
-            f"scoreMean {lead} scoreSelfplay {lead} scoreLead {lead}{extra}"
+            f"rootInfo visits {result.visits} winrate {shown(result, result.root_winrate):.6f} "
+            f"scoreMean {lead} scoreStdev {result.score_stdev:.6f} scoreSelfplay {lead} scoreLead {lead}{extra}"
         )
     if (request.ownership or request.ownership_stdev) and result.ownership is not None:
         points = [coords.point(size, r, c) for r in range(size) for c in range(size)]
@@ -216,7 +226,7 @@ def cgos_json(result: SearchResult, vertex_text: Callable[[int], str], size: int
         {
             "move": vertex_text(s.move),
             "visits": s.visits,
-            "winrate": round(s.winrate, 6),
+            "winrate": round(shown(result, s.winrate), 6),
             "score": round(s.score_lead, 4),
             "prior": round(s.prior, 6),
             "pv": " ".join(vertex_text(m) for m in s.pv[:PV_SHOWN]),
@@ -225,7 +235,7 @@ def cgos_json(result: SearchResult, vertex_text: Callable[[int], str], size: int
         if s.visits > 0
     ]
     answer = {
-        "winrate": round(result.root_winrate, 6),
+        "winrate": round(shown(result, result.root_winrate), 6),
         "score": round(result.score_lead, 4),
         "visits": result.visits,
         "moves": moves,

@@ -97,6 +97,7 @@ from .tree import (
     MOVE,
     NCHILD,
     SCORE,
+    SCORE_SQ,
     VISITS,
     WINS,
     alloc_children,
@@ -198,10 +199,12 @@ def backup(ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, 
         if shared:
             atomic_add(tf, WINS, node, reward(score, mover))
             atomic_add(tf, SCORE, node, area)
+            atomic_add(tf, SCORE_SQ, node, area * area)
         else:
             ti[VISITS, at(node)] += 1
             tf[WINS, at(node)] += reward(score, mover)
             tf[SCORE, at(node)] += area
+            tf[SCORE_SQ, at(node)] += area * area
         first, nc = children_of(ti, node, shared)
         if needs_amaf and nc > 0:
             to_move = 3 - mover  # who chooses among this node's children

@@ -10,7 +10,8 @@ A tree is ``(ti, tf, tmeta)``:
 - ``tf``: float64[NF, capacity]: ``WINS``, ``AWINS`` (reward sums; ``WINS`` includes the prior's
   virtual wins), ``SCORE`` (the sum of the area scores, Black's area minus White's with no komi,
   that the iterations through the node ended with: a prior adds none, so divided by the node's
-  searched visits it is the score expected after its move, ``kata-analyze``'s ``scoreLead``);
+  searched visits it is the score expected after its move, ``kata-analyze``'s ``scoreLead``),
+  ``SCORE_SQ`` (the sum of their squares, for the score's spread: ``scoreStdev``);
 - ``tmeta``: int64[NTMETA]: ``N_NODES`` (nodes in use; the pool is ``[0, N_NODES)``) and ``FULL``
   (set when an expansion did not fit).
 
@@ -23,18 +24,18 @@ Prior knowledge (``kernels.prior``) is "equivalent experience" (Gelly and Silver
 child starts with the prior's virtual visits and wins already in ``VISITS`` and ``WINS``, so the
 selection rules see them without knowing priors exist. They are not stored apart: a prior is a
 function of the position, so what it gave the root's children is recomputed when the search
-reports what it searched (``Search._root_stats``), and every node stays 48 bytes.
+reports what it searched (``Search._root_stats``), and every node stays 56 bytes.
 
 A leaf counts its own iterations in ``FIRST`` (``-1 - k``, so a fresh leaf holds NO_NODE) because
 ``VISITS`` also holds the prior's virtual visits, and the expansion threshold is about real ones
 (Pachi's ``expand_p`` counts playouts, not its prior); the field is otherwise unused until the
-leaf has children, so nodes stay 48 bytes. Test children with ``NCHILD`` (or ``FIRST >= 0``).
+leaf has children, so nodes stay 56 bytes. Test children with ``NCHILD`` (or ``FIRST >= 0``).
 
 Exactness: sums are float64, exact for every count of halves below 2^53; visit counts are int32,
 and a search stops adding iterations to a tree whose root reaches MAX_VISITS (about 2^31, 12 hours
 at 50,000 iterations a second), so no count ever wraps.
 
-48 bytes a node (six int32 and three float64). Node 0 is the root after ``new_tree`` and after
+56 bytes a node (six int32 and four float64). Node 0 is the root after ``new_tree`` and after
 ``copy_subtree``; re-rooting copies the kept subtree into fresh arrays, so the pool never holds
 garbage and stays compact.
 """
@@ -56,7 +57,8 @@ NI = 6
 WINS = 0
 AWINS = 1
 SCORE = 2
-NF = 3
+SCORE_SQ = 3
+NF = 4
 
 N_NODES = 0
 FULL = 1
@@ -117,6 +119,7 @@ def alloc_children(ti, tf, tmeta, parent, moves, count, shared):
         tf[WINS, at(i)] = 0.0
         tf[AWINS, at(i)] = 0.0
         tf[SCORE, at(i)] = 0.0
+        tf[SCORE_SQ, at(i)] = 0.0
     if not shared:
         ti[FIRST, at(parent)] = start
         ti[NCHILD, at(parent)] = count

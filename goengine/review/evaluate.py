@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from goengine.board import BLACK, PASS
+from goengine.calibration import reported
 from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine, SearchRequest, SearchResult
 from goengine.jobs import Runner
@@ -50,7 +51,8 @@ class Evaluation:
         best = result.best
         if best is None:  # nothing searched: an even guess, a pass
             return cls(result.color, 0.5, 0.0, PASS, (), 0, result.seconds)
-        return cls(result.color, best.winrate, best.score_lead, best.move, best.pv, result.visits, result.seconds)
+        winrate = reported(best.winrate, result.size, result.moves_played)  # as every analysis shows it
+        return cls(result.color, winrate, best.score_lead, best.move, best.pv, result.visits, result.seconds)
 
     @property
     def black_winrate(self) -> float:
