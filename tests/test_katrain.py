@@ -1,5 +1,6 @@
 """``goengine analysis`` as KaTrain's engine: KaTrain 1.20.0's own ``KataGoEngine`` and ``Game``
-review a real game with it, headless, and the test reads what KaTrain made of the answers.
+review a real game with it, headless, and the test reads what KaTrain made of the answers; then
+KaTrain plays a whole 9x9 game with goengine as its AI (``tests/katrain/play.py``, last section).
 
 ``tests/katrain/drive.py`` does what KaTrain's window does when a game is opened: it parses the SGF
 (``KaTrainSGF.parse_file``), starts the engine through KaTrain's "custom" backend (its
@@ -48,15 +49,16 @@ pytestmark = pytest.mark.slow  # KaTrain in a subprocess, a whole game analysed
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "tests" / "katrain" / "site"
 DRIVER = ROOT / "tests" / "katrain" / "drive.py"
+PLAYER = ROOT / "tests" / "katrain" / "play.py"
 GAME = ROOT / "data" / "regression" / "games" / "9x9-1.sgf"
 VISITS = 200  # KaTrain's engine/max_visits: every query's maxVisits
 REQUIRED_BY = "GOENGINE_REQUIRE_KATRAIN"  # set, a missing KaTrain fails the test instead of skipping it
 VERTEX = re.compile(r"^(pass|[A-HJ]([1-9]))$")  # a 9x9 board's GTP vertices, as KaTrain's pysgf reads them
 
 
-@pytest.fixture(scope="module")
-def review(tmp_path_factory) -> dict:
-    """The JSON summary of KaTrain reviewing the game with goengine."""
+def run_katrain(tmp_path_factory, script: Path, *args: str) -> dict:
+    """The JSON summary a KaTrain script (``drive.py``, ``play.py``) prints, run with KaTrain on its
+    path, goengine as its engine at VISITS playouts, and a scratch HOME."""
     if not (SITE / "katrain" / "core" / "engine.py").exists():
         unavailable(f"KaTrain is not installed in {SITE}: make katrain", REQUIRED_BY)
     home = tmp_path_factory.mktemp("katrain-home")
@@ -71,7 +73,7 @@ def review(tmp_path_factory) -> dict:
         "GOENGINE_CACHE_DIR": str(cache_dir().parent),  # HOME moved: keep the compiled kernels
     }
     done = subprocess.run(
-        [sys.executable, str(DRIVER), str(GAME), "--command", command] + ["--visits", str(VISITS), "--timeout", "900"],
+        [sys.executable, str(script), *args, "--command", command, "--visits", str(VISITS), "--timeout", "900"],
         cwd=home,
         env=env,
         capture_output=True,
@@ -81,8 +83,14 @@ def review(tmp_path_factory) -> dict:
     )
     assert done.returncode == 0, done.stderr[-4000:]
     summary = json.loads(done.stdout)
-    print(json.dumps({k: v for k, v in summary.items() if k != "nodes"}, indent=1))
+    print(json.dumps({k: v for k, v in summary.items() if k not in ("nodes", "moves")}, indent=1))
     return summary
+
+
+@pytest.fixture(scope="module")
+def review(tmp_path_factory) -> dict:
+    """The JSON summary of KaTrain reviewing the game with goengine."""
+    return run_katrain(tmp_path_factory, DRIVER, str(GAME))
 
 
 def played(review: dict) -> list[dict]:
@@ -155,3 +163,36 @@ def test_katrain_started_goengine_itself_and_its_shutdown_ends_it(review):
     assert engine["cmdline"] is not None and "-m goengine analysis" in engine["cmdline"], engine  # not the shell
     assert engine["gone"], engine
     assert engine["returncode"] == 0, engine  # its SIGTERM handler: a clean exit
+
+
+# ---- a whole game against goengine as KaTrain's AI player (tests/katrain/play.py)
+
+
+@pytest.fixture(scope="module")
+def ai_game(tmp_path_factory) -> dict:
+    """The JSON summary of a 9x9 game KaTrain played: goengine as its default AI (White) against
+    its policy-weighted AI (Black), KaTrain's settings as they come."""
+    return run_katrain(tmp_path_factory, PLAYER, "--moves", "160")
+
+
+def test_katrain_plays_a_whole_game_against_goengine_as_its_ai(ai_game):
+    assert ai_game["size"] == [9, 9] and ai_game["ruleset"] == "japanese" and ai_game["komi"] == 6.5
+    moves = ai_game["moves"]
+    assert [m["player"] for m in moves] == ["B", "W"] * (len(moves) // 2) + ["B"] * (len(moves) % 2)
+    assert all(VERTEX.match(m["move"]) for m in moves)  # and KaTrain's board took each (Game.play)
+    # the game ended as a game does, by two passes, well before the cap
+    assert ai_game["ended"] and len(moves) < 160 and [m["move"] for m in moves[-2:]] == ["pass", "pass"]
+    # goengine's side played its analysis' top move, every time, from a complete analysis
+    for m in moves:
+        assert m["analysed"] and m["top"], m
+        if m["player"] == "W":
+            assert m["move"] == m["top"][0], m
+    assert ai_game["errors"] == []
+    assert any("goengine counts by area, not territory" in w for w in ai_game["warnings"])
+
+
+def test_the_final_position_is_analysed_and_the_engine_ends_with_katrain(ai_game):
+    final = ai_game["final"]
+    assert final["complete"] and 0.0 <= final["winrate"] <= 1.0 and abs(final["score"]) <= 81, final
+    engine = ai_game["engine"]
+    assert engine["gone"] and engine["returncode"] == 0, engine
