@@ -22,15 +22,17 @@ def at(vertex: str) -> int:
     return coords.from_gtp(9, vertex)
 
 
-def evaluation(to_move: int, winrate: float, lead: float, pv: tuple[str, ...]) -> Evaluation:
+def evaluation(to_move: int, winrate: float, lead: float, pv: tuple[str, ...], moves=()) -> Evaluation:
     points = tuple(at(v) for v in pv)
-    return Evaluation(to_move, winrate, lead, points[0], points, 500)
+    return Evaluation(to_move, winrate, lead, points[0], points, 500, 0.0, tuple((at(m), *f) for m, *f in moves))
 
 
 # the four positions of GAME's main line: before E5, after E5, after C7, after G3
 ANALYSES = [
     evaluation(BLACK, 0.52, 1.0, ("E5", "C3", "G7")),  # E5 is the best: no variation
-    evaluation(WHITE, 0.47, -0.5, ("C3", "G7")),  # C7 is not: a variation C3 G7
+    # C7 is not the best: a variation C3 G7; the search gave C7 100 of its 500 visits, enough to
+    # judge it there: White's 44 %, 2 points behind
+    evaluation(WHITE, 0.47, -0.5, ("C3", "G7"), moves=[("C3", 0.47, -0.5, 300), ("C7", 0.44, -2.0, 100)]),
     evaluation(BLACK, 0.60, 4.0, ("G3",)),  # G3 is the best
     evaluation(WHITE, 0.3125, -6.0, ("F6",)),
 ]
@@ -50,26 +52,28 @@ def review(tmp_path):
     "rate, text", [(0.5525, "55.25"), (1.0, "100"), (0.0, "0"), (0.505, "50.5"), (0.3333333, "33.33")]
 )
 def test_sbkv_is_blacks_win_rate_as_sabaki_writes_it(rate, text):
-    assert sbkv(Evaluation(BLACK, rate, 0.0, PASS, (), 1)) == text
-    assert sbkv(Evaluation(WHITE, 1.0 - rate, 0.0, PASS, (), 1)) == text
+    assert sbkv(Evaluation(BLACK, rate, 0.0, PASS, (), 1).black_winrate) == text
+    assert sbkv(Evaluation(WHITE, 1.0 - rate, 0.0, PASS, (), 1).black_winrate) == text
 
 
 def test_every_node_of_the_main_line_carries_blacks_win_rate_after_its_move(review):
+    # each move's value from the search of the position it was played in: E5 and G3 were the
+    # best (Black's 52 % and 60 % stand), C7 had White's 44 % there (Black's 56 %)
     nodes = review.get_main_sequence()
-    assert [node.get_raw("SBKV") for node in nodes] == [b"52", b"53", b"60", b"68.75"]
+    assert [node.get_raw("SBKV") for node in nodes] == [b"52", b"52", b"56", b"60"]
 
 
 def test_each_moves_comment_gives_the_position_its_loss_and_the_best_move(review):
     nodes = review.get_main_sequence()
     c7 = nodes[2].get("C")
     assert c7.startswith("White's own note\n\n")  # the file's comment first
-    assert "goengine: Black 60.0 %, B+4.0" in c7
-    # White's win rate 47 % before C7, 40 % after (Black's 60 %): a loss of 7 %; White trailed
-    # by 0.5 points before, by 4 after: 3.5 points
-    assert "Move 2 (W C7): loss 7.0 % of White's win rate, 3.5 points." in c7
+    assert "goengine: Black 56.0 %, B+2.0 (the move in the search before it)" in c7
+    # in the search before C7, White's 47 % with C3 and 44 % with C7: a loss of 3 %; 0.5 and 2
+    # points behind: 1.5 points (the search after C7 would have said 7 % and 3.5)
+    assert "Move 2 (W C7): loss 3.0 % of White's win rate, 1.5 points." in c7
     assert "Best: C3 (White 47.0 %, B+0.5): C3 G7" in c7
     e5 = nodes[1].get("C")
-    assert "Move 1 (B E5): loss -1.0 % of Black's win rate, 0.5 points." in e5
+    assert "Move 1 (B E5): loss 0.0 % of Black's win rate, 0.0 points." in e5  # the best loses nothing
     assert "It is the search's best move (Black 52.0 %): E5 C3 G7" in e5
 
 

@@ -98,3 +98,17 @@ def test_a_process_pool_gives_the_figures_this_process_gives():
     here = dict(evaluated(Runner(1), tasks, CONFIG, BUDGET))
     pooled = dict(evaluated(Runner(2), tasks, CONFIG, BUDGET))
     assert pooled == here
+
+
+def test_an_evaluation_keeps_the_candidates_figures_and_trusts_those_searched_enough():
+    # 1,000 visits: E5 600, C3 300, D4 40 (4 %: kept, too few to stand for its value), A1 5 (0.5 %: dropped)
+    stats = (
+        MoveStats(at("E5"), visits=600, wins=360.0, score_lead=2.0, pv=(at("E5"),)),
+        MoveStats(at("C3"), visits=300, wins=150.0, score_lead=-1.0, pv=(at("C3"),)),
+        MoveStats(at("D4"), visits=40, wins=10.0, score_lead=-5.0, pv=(at("D4"),)),
+        MoveStats(at("A1"), visits=5, wins=0.0, score_lead=-30.0, pv=(at("A1"),)),
+    )
+    a = Evaluation.of(SearchResult(color=BLACK, komi=7.5, stats=stats))
+    assert [m for m, *_ in a.moves] == [at("E5"), at("C3"), at("D4")]
+    assert a.value_of(at("C3")) == (0.5, -1.0)  # no size: the rates as searched
+    assert a.value_of(at("D4")) is None and a.value_of(at("A1")) is None

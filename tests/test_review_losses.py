@@ -1,6 +1,8 @@
 """The loss of a move (``goengine.review.losses``), on evaluations made by hand: the mover's win rate
-and score with the best move before it, less the mover's after it, whichever colour moved and
-whoever is to move after; and the ranking of each colour's mistakes and their table."""
+and score with the best move before it, less the move played's in the same search when it had
+enough visits there, else the mover's after it, whichever colour moved and whoever is to move
+after; the search's best move loses nothing; the curve the plot draws; and the ranking of each
+colour's mistakes and their table."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import pytest
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE
 from goengine.review.evaluate import Evaluation
-from goengine.review.losses import MoveReview, lead_text, mistakes, review_moves, table
+from goengine.review.losses import MoveReview, curve, lead_text, mistakes, review_moves, table
 
 SIZE = 9
 
@@ -18,9 +20,11 @@ def at(vertex: str) -> int:
     return coords.from_gtp(SIZE, vertex)
 
 
-def evaluation(to_move: int, winrate: float, lead: float, best: str = "E5") -> Evaluation:
-    """A position's evaluation: ``winrate`` and ``lead`` for ``to_move``."""
-    return Evaluation(to_move, winrate, lead, at(best), (at(best),), 100, 0.1)
+def evaluation(to_move: int, winrate: float, lead: float, best: str = "E5", moves=(), visits=100) -> Evaluation:
+    """A position's evaluation: ``winrate`` and ``lead`` for ``to_move``, and its root moves'
+    ``(vertex, win rate, lead, visits)``."""
+    kept = tuple((at(m), w, s, n) for m, w, s, n in moves)
+    return Evaluation(to_move, winrate, lead, at(best), (at(best),), visits, 0.1, kept)
 
 
 def test_a_black_move_loses_its_win_rate_and_score_before_less_those_after_seen_from_black():
@@ -117,3 +121,43 @@ def test_the_table_lists_each_colours_mistakes_with_the_move_the_best_and_both_l
 @pytest.mark.parametrize("lead, text", [(3.5, "B+3.5"), (-0.5, "W+0.5"), (0.01, "0"), (-12.3, "W+12.3")])
 def test_a_lead_is_written_for_the_side_ahead(lead, text):
     assert lead_text(lead) == text
+
+
+def test_a_move_the_search_before_it_looked_at_enough_is_judged_there():
+    # Black's best E5 at 60 %, 3 ahead; D4, played, had 200 of the 1,000 visits: 52 %, 1 ahead.
+    # The search after D4 (White's, flattering White) would have charged it 60 - 35 = 25 %.
+    moves = [("E5", 0.60, 3.0, 600), ("D4", 0.52, 1.0, 200), ("A1", 0.10, -20.0, 25)]
+    before = evaluation(BLACK, 0.60, 3.0, moves=moves, visits=1000)
+    review = MoveReview(7, BLACK, at("D4"), before, evaluation(WHITE, 0.65, 2.0))
+    assert review.judged_before
+    assert review.winrate_loss == pytest.approx(0.08) and review.score_loss == pytest.approx(2.0)
+    assert (review.black_winrate_after, review.black_lead_after) == (0.52, 1.0)
+    # A1, 25 visits (fewer than 30): the search after judges it
+    review = MoveReview(7, BLACK, at("A1"), before, evaluation(WHITE, 0.95, 18.0))
+    assert not review.judged_before
+    assert review.winrate_loss == pytest.approx(0.55) and review.black_lead_after == pytest.approx(-18.0)
+
+
+def test_a_white_move_is_judged_in_its_own_search_from_whites_side():
+    before = evaluation(WHITE, 0.70, 4.0, best="C3", moves=[("C3", 0.70, 4.0, 80), ("G7", 0.66, 2.5, 40)])
+    review = MoveReview(8, WHITE, at("G7"), before, evaluation(BLACK, 0.50, 0.0))
+    assert review.winrate_loss == pytest.approx(0.04) and review.score_loss == pytest.approx(1.5)
+    assert review.black_winrate_after == pytest.approx(0.34) and review.black_lead_after == pytest.approx(-2.5)
+
+
+def test_the_searchs_best_move_loses_nothing_whatever_the_search_after_says():
+    # the issue's D3: charged 11.8 % by the search after it while it was the search's best
+    before = evaluation(WHITE, 0.40, -2.0, best="D3")
+    review = MoveReview(38, WHITE, at("D3"), before, evaluation(BLACK, 0.718, 6.0))
+    assert review.was_best and review.winrate_loss == 0.0 and review.score_loss == 0.0
+    assert review.black_winrate_after == pytest.approx(0.60)
+
+
+def test_the_curve_starts_with_the_first_search_and_follows_each_move():
+    evaluations = [
+        evaluation(BLACK, 0.55, 1.0, best="E5"),
+        evaluation(WHITE, 0.60, 2.0, best="C3", moves=[("C3", 0.60, 2.0, 70), ("C7", 0.50, -1.0, 30)]),
+        evaluation(BLACK, 0.52, 0.5, best="G3"),
+    ]
+    reviews = review_moves([(BLACK, at("E5")), (WHITE, at("C7"))], evaluations)
+    assert curve(evaluations, reviews) == [(0.55, 1.0), (0.55, 1.0), (0.50, 1.0)]

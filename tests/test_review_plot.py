@@ -10,7 +10,7 @@ import pytest
 from goengine import coords
 from goengine.board import BLACK, WHITE
 from goengine.review.evaluate import Evaluation
-from goengine.review.losses import review_moves
+from goengine.review.losses import curve, review_moves
 from goengine.review.plot import INSTALL, draw, needs_matplotlib
 
 pytest.importorskip("matplotlib")
@@ -30,7 +30,7 @@ def test_draw_writes_a_png_of_the_game_with_its_mistakes(tmp_path):
     ]
     reviews = review_moves(moves, evaluations, first_number=5)
     path = tmp_path / "game-review.png"
-    path.write_bytes(draw("game.sgf", size, evaluations, 5, [reviews[1]]))
+    path.write_bytes(draw("game.sgf", size, curve(evaluations, reviews), 5, [reviews[1]]))
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
 

@@ -115,7 +115,8 @@ def write_outputs(game: ReviewGame, evaluations: list[Evaluation], settings: Rev
     if settings.plot:
         marked = [m for color in (BLACK, WHITE) for m in losses.mistakes(reviews, color, settings.mistakes)]
         title = f"{game.path.name}: {budget} a position, komi {game.komi:g}"
-        sgf.replace_file(png_path, plot.draw(title, game.size, evaluations, game.first_number, marked))
+        points = losses.curve(evaluations, reviews)
+        sgf.replace_file(png_path, plot.draw(title, game.size, points, game.first_number, marked))
         written.append(png_path)
     heading = f"{game.path}: {len(game.moves)} moves reviewed at {budget} a position, {game.terms(bonus)}"
     show(f"{heading}\n{losses.table(reviews, game.size, settings.mistakes)}\n")

@@ -28,6 +28,9 @@ from goengine.review.gamefile import Position
 from goengine.sgf import SgfGame
 
 IN_FLIGHT = 3  # positions sent to each worker ahead of its results (``jobs.Runner``): enough to keep it busy
+CANDIDATE_SHARE = 0.01  # a root move with this share of the visits is kept among an evaluation's moves
+ENOUGH_VISITS = 30  # ... and its figures stand for the move's value from this many visits
+ENOUGH_SHARE = 0.05  # ... and this share of the root's visits
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,10 @@ class Evaluation:
     visited move (``best``, a point or PASS), its win rate (``winrate``, 0..1) and score lead
     (``score_lead``, points; positive when ``to_move`` leads), its principal variation (``pv``,
     ``best`` first), and what was spent (``visits`` at the root, ``seconds``). The position's
-    value is the best move's figures: what the side to move can expect with its best play."""
+    value is the best move's figures: what the side to move can expect with its best play.
+    ``moves`` keeps the figures of every root move with at least CANDIDATE_SHARE of the visits:
+    ``(move, win rate, score lead, visits)``, for ``to_move``, most visited first; the review
+    reads a move played there from them (``value_of``)."""
 
     to_move: int
     winrate: float
@@ -45,14 +51,33 @@ class Evaluation:
     pv: tuple[int, ...]
     visits: int
     seconds: float = field(default=0.0, compare=False)  # the clock's, not the search's: not compared
+    moves: tuple[tuple[int, float, float, int], ...] = ()
 
     @classmethod
     def of(cls, result: SearchResult) -> Evaluation:
         best = result.best
         if best is None:  # nothing searched: an even guess, a pass
             return cls(result.color, 0.5, 0.0, PASS, (), 0, result.seconds)
-        winrate = reported(best.winrate, result.size, result.moves_played)  # as every analysis shows it
-        return cls(result.color, winrate, best.score_lead, best.move, best.pv, result.visits, result.seconds)
+
+        def shown(p: float) -> float:
+            return reported(p, result.size, result.moves_played)  # as every analysis shows it
+
+        moves = tuple(
+            (s.move, shown(s.winrate), s.score_lead, s.visits)
+            for s in result.stats
+            if s.visits > 0 and s.visits >= CANDIDATE_SHARE * result.visits
+        )
+        winrate = shown(best.winrate)
+        return cls(result.color, winrate, best.score_lead, best.move, best.pv, result.visits, result.seconds, moves)
+
+    def value_of(self, move: int) -> tuple[float, float] | None:
+        """``move``'s win rate and score lead for ``to_move`` when the search gave it enough visits
+        to stand for its value (ENOUGH_VISITS, and ENOUGH_SHARE of the root's), else None."""
+        for m, winrate, lead, visits in self.moves:
+            if m == move:
+                enough = visits >= ENOUGH_VISITS and visits >= ENOUGH_SHARE * self.visits
+                return (winrate, lead) if enough else None
+        return None
 
     @property
     def black_winrate(self) -> float:

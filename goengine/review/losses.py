@@ -1,25 +1,27 @@
-"""Each move judged by the searches of the positions before and after it, and the biggest mistakes.
+"""Each move judged by the search of the position it was played in, and the biggest mistakes.
 
 The loss of a move, defined once here and used everywhere (the comments of the review SGF, the
-plot's marks, the table):
+plot, the table):
 
-    loss = value(before, for the mover) - value(after, for the mover)
+    loss = value(best move, for the mover) - value(move played, for the mover)
 
-where ``before`` is the position the move was played in and ``after`` the one it made, and a
-position's value is its search's figures for the best move there (``Evaluation``: the most
-visited move's win rate and score lead). ``value(before)`` is what the mover could expect with
-the search's best move; ``value(after)`` is what the mover can expect after the move played,
-seen from the mover (the search there is the opponent's: its win rate w and lead s count as
-1 - w and -s for the mover). The loss comes in two units: win rate (0..1; the review shows it
-in percentage points) and score (points). A move as good as the search's best loses about 0;
-a loss can come out below 0 when the search found more after the move than before it (a move
-it had underrated). Every figure is taken from Black's side first (``Evaluation.black_winrate``,
-``black_lead``) and its sign turned for White, so the definition holds whoever moved before.
+both read from the search of the position the move was played in (``before``), when that search
+gave the move played enough visits for its figures to stand for its value
+(``Evaluation.value_of``); a move that is the search's own best move loses nothing. A position's
+value is its search's figures for its best move (``Evaluation``: the most visited move's win rate
+and score lead). Otherwise (a move the search hardly looked at) the move's value is read from the
+search of the position it made (``after``): that search is the opponent's, so its win rate w and
+lead s count as 1 - w and -s for the mover. The loss comes in two units: win rate (0..1; the
+review shows it in percentage points) and score (points). Every figure is taken from Black's side
+first (``Evaluation.black_winrate``, ``black_lead``) and its sign turned for White, so the
+definition holds whoever moved before.
 
-The best move's figures flatter the side to move a little (the search is still exploring the
-opponent's replies under it), in the position before a move and, for the opponent, in the
-position after: at small budgets every move seems to lose a few percent. The ranking of the
-mistakes and the large losses are what to read.
+Why from the search before: the best move's figures flatter the side to move (the search is still
+exploring the opponent's replies under it), in every position. Judged against the next position's
+search, every move lost a few percent and the curves sawed from move to move with whose turn it
+was; two moves of one search are flattered alike, so their difference is the mistake. The value
+after each move (``MoveReview.black_winrate_after``, what the plot draws and the SGF's ``SBKV``
+holds) is read the same way, so the curves follow the game.
 """
 
 from __future__ import annotations
@@ -51,14 +53,48 @@ class MoveReview:
         return 1.0 if self.color == BLACK else -1.0
 
     @property
+    def played_value(self) -> tuple[float, float] | None:
+        """The move's win rate and lead for its player in the search before it, when that search
+        gave it enough visits (``Evaluation.value_of``); None otherwise."""
+        if self.before.to_move != self.color:
+            return None  # a move out of turn: the search before was the other side's
+        return self.before.value_of(self.point)
+
+    @property
+    def judged_before(self) -> bool:
+        """Whether the move is judged by the search of the position it was played in."""
+        return self.was_best or self.played_value is not None
+
+    @property
+    def black_winrate_after(self) -> float:
+        """Black's win rate after the move (module docstring): the move's own in the search before
+        it when judged there, else the search after's."""
+        if self.was_best:
+            return self.before.black_winrate
+        value = self.played_value
+        if value is None:
+            return self.after.black_winrate
+        return value[0] if self.color == BLACK else 1.0 - value[0]
+
+    @property
+    def black_lead_after(self) -> float:
+        """Black's score lead after the move, read as ``black_winrate_after``."""
+        if self.was_best:
+            return self.before.black_lead
+        value = self.played_value
+        if value is None:
+            return self.after.black_lead
+        return value[1] if self.color == BLACK else -value[1]
+
+    @property
     def winrate_loss(self) -> float:
         """The win rate the move gave up, for its player (module docstring), 0..1."""
-        return self.sign * (self.before.black_winrate - self.after.black_winrate)
+        return self.sign * (self.before.black_winrate - self.black_winrate_after)
 
     @property
     def score_loss(self) -> float:
         """The points the move gave up, for its player (module docstring)."""
-        return self.sign * (self.before.black_lead - self.after.black_lead)
+        return self.sign * (self.before.black_lead - self.black_lead_after)
 
     @property
     def best(self) -> int:
@@ -67,7 +103,9 @@ class MoveReview:
 
     @property
     def was_best(self) -> bool:
-        return self.point == self.before.best
+        """Whether the move is the search's best in the position it was played in (searched for
+        its player): it loses nothing."""
+        return self.point == self.before.best and self.before.to_move == self.color
 
 
 def review_moves(
@@ -82,6 +120,14 @@ def review_moves(
         MoveReview(first_number + i, color, point, evaluations[i], evaluations[i + 1])
         for i, (color, point) in enumerate(moves)
     ]
+
+
+def curve(evaluations: Sequence[Evaluation], reviews: Sequence[MoveReview]) -> list[tuple[float, float]]:
+    """Black's win rate and score lead in every position of the game, as the review shows them:
+    the first position's search, then after each move its ``black_winrate_after`` and
+    ``black_lead_after`` (module docstring)."""
+    first = evaluations[0]
+    return [(first.black_winrate, first.black_lead)] + [(r.black_winrate_after, r.black_lead_after) for r in reviews]
 
 
 def mistakes(reviews: Sequence[MoveReview], color: int, count: int = 5) -> list[MoveReview]:

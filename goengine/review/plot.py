@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 from goengine import coords
 from goengine.board import BLACK
-from goengine.review.evaluate import Evaluation
 from goengine.review.losses import MoveReview
 
 INSTALL = "pip install matplotlib (the plot extra)"  # by name: goengine itself is on no package index
@@ -32,19 +31,20 @@ def needs_matplotlib() -> str | None:
 def draw(
     title: str,
     size: int,
-    evaluations: Sequence[Evaluation],
+    points: Sequence[tuple[float, float]],
     first_number: int,
     marked: Sequence[MoveReview],
 ) -> bytes:
     """The PNG, as bytes: Black's win rate (top) and Black's score lead (bottom) in every
-    position, position k after move ``first_number + k - 1`` (0: before the first move), and a
-    mark with its number and move on each move of ``marked`` (at the position it made)."""
+    position, ``points[k]`` (``losses.curve``) after move ``first_number + k - 1`` (0: before the
+    first move), and a mark with its number and move on each move of ``marked`` (at the position
+    it made)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    xs = [first_number - 1 + k for k in range(len(evaluations))]
-    rates = [100 * a.black_winrate for a in evaluations]
-    leads = [a.black_lead for a in evaluations]
+    xs = [first_number - 1 + k for k in range(len(points))]
+    rates = [100 * rate for rate, _ in points]
+    leads = [lead for _, lead in points]
     figure = Figure(figsize=(10, 6), dpi=100)
     FigureCanvasAgg(figure)
     top, bottom = figure.subplots(2, 1, sharex=True)
