@@ -277,6 +277,13 @@ class Engine:
         analysis reports, whatever the prior (``MoveModel.policy``)."""
         return movemodel.shipped().policy(self.game.board, color)
 
+    def fresh_search(self) -> None:
+        """Fresh trees and random streams, seeded as a new engine's (``Search.reset``): what
+        ``goengine review`` asks between the positions an engine of its own searches, so that a
+        position's figures are those a new engine would find."""
+        self.ponderer.stop()
+        self._search.reset()
+
     def clear_cache(self) -> None:
         """Forget the search's trees: the next search starts from nothing (``clear_cache``)."""
         self.ponderer.stop()

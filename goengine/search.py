@@ -315,6 +315,12 @@ class Search:
         self._position = None
         self.reader = None
 
+    def reset(self) -> None:
+        """Fresh trees and random streams, seeded as a new search's: the next search depends on
+        its position and the settings alone, not on the searches before it (``clear`` keeps the
+        random streams where they are)."""
+        self._build()
+
     def clear(self) -> None:
         """Forget what earlier searches found: the next one starts from fresh trees (and, with
         last good replies on, an empty reply table), as after a new game."""

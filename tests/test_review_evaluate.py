@@ -10,10 +10,11 @@ import pytest
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE, Board
 from goengine.config import Budget, EngineConfig, SearchConfig
-from goengine.engine import MoveStats, SearchResult
+from goengine.engine import Engine, MoveStats, SearchRequest, SearchResult
 from goengine.jobs import Runner
 from goengine.review.evaluate import Evaluation, evaluate, evaluated
 from goengine.review.gamefile import Position
+from goengine.sgf import SgfGame
 
 CONFIG = EngineConfig(search=SearchConfig(threads=1, seed=3))
 BUDGET = Budget(playouts=300)
@@ -112,3 +113,20 @@ def test_an_evaluation_keeps_the_candidates_figures_and_trusts_those_searched_en
     assert [m for m, *_ in a.moves] == [at("E5"), at("C3"), at("D4")]
     assert a.value_of(at("C3")) == (0.5, -1.0)  # no size: the rates as searched
     assert a.value_of(at("D4")) is None and a.value_of(at("A1")) is None
+
+
+def test_a_games_positions_in_order_replay_it_once_and_give_a_new_engines_figures(monkeypatch):
+    line = ((BLACK, at("E5")), (WHITE, at("C3")), (BLACK, at("G7")), (WHITE, at("C7")), (BLACK, at("G3")))
+    positions = [Position(9, 7.5, (), line[:k], BLACK if k % 2 == 0 else WHITE, BLACK) for k in range(len(line) + 1)]
+    config = EngineConfig(search=SearchConfig(threads=1, seed=11))  # one this process has not held yet
+    fresh = []
+    for p in positions:  # each with an engine of its own, as before the engines were kept
+        engine = Engine(config)
+        engine.load_position(SgfGame(9, 7.5, [], list(p.moves), to_move=BLACK), False)
+        fresh.append(Evaluation.of(engine.analyze(p.to_move, SearchRequest(Budget(playouts=100)))))
+    loads = []
+    original = Engine.load_position
+    monkeypatch.setattr(Engine, "load_position", lambda self, *a, **k: loads.append(1) or original(self, *a, **k))
+    kept = [evaluate(p, config, Budget(playouts=100)) for p in positions]
+    assert len(loads) == 1  # the first position loaded, each later one a move on
+    assert kept == fresh

@@ -2,9 +2,12 @@
 
 ``evaluate(position, config, budget)`` searches one ``gamefile.Position`` from fresh trees (as KataGo
 searches each query afresh) and returns an ``Evaluation``: plain figures, small to send back from
-another process or machine. Each position gets an ``Engine`` of its own, seeded alike: with one
-search thread its figures are the same wherever and after whatever it ran, here, in a pool or on
-a cluster.
+another process or machine. Each process keeps one ``Engine`` a configuration and reuses it from
+position to position (``_engine_at``): a position of the game it holds, a few moves on, is
+reached by playing those moves, so a game is replayed once a worker rather than once a position;
+before each search the engine gets fresh trees and random streams seeded as a new engine's
+(``Engine.fresh_search``). With one search thread a position's figures are therefore the same
+wherever and after whatever it ran, here, in a pool or on a cluster.
 
 ``evaluated`` takes ``(key, position)`` pairs and yields ``(key, Evaluation or the exception that
 stopped it)`` as searches end, in any order, on the one job runner (``goengine.jobs``):
@@ -90,20 +93,43 @@ class Evaluation:
         return self.score_lead if self.to_move == BLACK else -self.score_lead
 
 
+# this process's engines, one a configuration, and the game each holds: (its start, its moves)
+_ENGINES: dict[EngineConfig, tuple[Engine, tuple, tuple[tuple[int, int], ...]]] = {}
+
+
+def _engine_at(position: Position, config: EngineConfig) -> Engine:
+    """This process's engine for ``config``, holding ``position``: the moves it lacks played on
+    when it holds an earlier position of the same game, else the position loaded afresh. A
+    record's moves are replayed as ``gamefile.read`` replayed them: one may repeat an earlier
+    position (no superko)."""
+    start = (position.size, position.komi, tuple(position.setup), position.first)
+    moves = tuple(position.moves)
+    held = _ENGINES.get(config)
+    if held is not None and held[1] == start and moves[: len(held[2])] == held[2]:
+        engine = held[0]
+        for color, point in moves[len(held[2]) :]:
+            engine.game.play(color, point, superko=False)
+    else:
+        engine = held[0] if held is not None else Engine(config)
+        setup = list(position.setup)
+        engine.load_position(SgfGame(position.size, position.komi, setup, list(moves), to_move=position.first), False)
+    _ENGINES[config] = (engine, start, moves)
+    return engine
+
+
 def evaluate(position: Position, config: EngineConfig, budget: Budget) -> Evaluation:
-    """Search ``position`` for its side to move on ``budget``, with an engine of its own: fresh
-    trees and random streams seeded by ``config``, so that with one thread the figures depend on
-    the position, the configuration and the budget alone, not on where or after what it ran.
-    (An engine costs little once the process has loaded the move model and the kernels, which
-    ``movemodel.shipped`` and numba keep for the process.)"""
-    engine = Engine(config)
+    """Search ``position`` for its side to move on ``budget`` from fresh trees and random
+    streams seeded by ``config`` (``_engine_at``, ``Engine.fresh_search``), so that with one
+    thread the figures depend on the position, the configuration and the budget alone, not on
+    where or after what it ran."""
+    engine = _engine_at(position, config)
     try:
-        setup, moves = list(position.setup), list(position.moves)
-        # a record's moves, as ``game.read`` replayed them: one may repeat an earlier position
-        engine.load_position(SgfGame(position.size, position.komi, setup, moves, to_move=position.first), False)
+        engine.fresh_search()
         return Evaluation.of(engine.analyze(position.to_move, SearchRequest(budget)))
-    finally:
+    except BaseException:
+        _ENGINES.pop(config, None)  # a search that failed leaves no engine in doubt behind
         engine.close()
+        raise
 
 
 def evaluated(
