@@ -44,6 +44,17 @@ MOGO_PATTERNS: dict[str, tuple[str, str, str]] = {
     "edge cut": ("?OX", "X*O", "###"),
 }
 
+# Shapes Pachi's playouts answer beside MoGo's (``playout/moggy.c``, its 3x3 list, with the gamma
+# Pachi gives each), in the notation above. Pachi's own notation tells a stone in atari from one
+# that is not; the 3x3 code has no liberties, so a shape that asks for a stone not in atari is
+# read here as any stone of that colour. Pachi's "thin hane", which it plays for one colour only,
+# has no place in a table that matches whoever plays.
+EXTRA_PATTERNS: dict[str, tuple[str, str, str]] = {
+    "cut keima": ("OX?", "?*O", "?o?"),  # Pachi's largest gamma, 0.82
+    "side make eye": ("?X.", "O*X", "###"),  # 0.44
+    "katatsuke": (".O.", "X*.", "..."),  # a diagonal attachment, 0.37
+}
+
 # which colours each symbol allows, with X = BLACK and O = WHITE (the swap is expanded later)
 _ALLOWED = {
     "X": {BLACK},
@@ -109,7 +120,9 @@ def build_table(diagrams) -> np.ndarray:
 
 @cache
 def table() -> np.ndarray:
-    """The MoGo patterns' table as the kernels read it (``kernels.mogo3x3``): ``build_table``'s
-    bytes packed eight codes a byte, built once per process (shared: do not write to it; it
-    stays a writeable array because numba compiles read-only arrays as another type)."""
-    return np.packbits(build_table(MOGO_PATTERNS.values()), bitorder="little")
+    """The patterns' table as the kernels read it (``kernels.mogo3x3``): MoGo's, then in a
+    second plane the EXTRA_PATTERNS, each ``build_table``'s bytes packed eight codes a byte,
+    built once per process (shared: do not write to it; it stays a writeable array because
+    numba compiles read-only arrays as another type)."""
+    planes = (build_table(MOGO_PATTERNS.values()), build_table(EXTRA_PATTERNS.values()))
+    return np.concatenate([np.packbits(plane, bitorder="little") for plane in planes])

@@ -143,6 +143,15 @@ POLICIES = Registry(
                     "the 3x3 patterns are also looked for next to the second-last move (Pachi's moggy)",
                     flag=True,
                 ),
+                Param(
+                    "pattern_extra",
+                    kpolicy.HEAVY_PATTERN_EXTRA,
+                    0.0,
+                    "pattern_cut_keima_eye_katatsuke",
+                    "the 3x3 rule also plays Pachi's shapes beyond MoGo's: the cut keima, the side make-eye "
+                    "and the katatsuke",
+                    flag=True,
+                ),
             ),
             "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; "
             "Pachi playout/moggy.c, tactics/selfatari.c, tactics/nakade.c; Baier and Drake 2010 (LGRF)",

@@ -805,3 +805,25 @@ def test_a_seed_reproduces_the_same_heavy_playout():
     np.testing.assert_array_equal(first[1], again[1])
     others = {tuple(step_heavy_playout(board, game.ko, params, seed, 243)[0]) for seed in range(6)}
     assert len(others) == 6
+
+
+CUT_KEIMA = """
+. . . . . . .
+. . . . . . .
+. . O X . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_with_pattern_extra_a_cut_keima_next_to_the_last_move_is_played():
+    # White's (3, 4) makes a cut keima at (3, 3) (White (2, 2) and (3, 4) around Black's (2, 3)),
+    # none of MoGo's shapes: without pattern_extra the policy falls through to random moves
+    board = position(CUT_KEIMA, (3, 4), WHITE)
+    assert draw_moves(board, heavy_params(pattern=1), 50)[(3, 3)] < 10
+    # with it, the cut keima or (2, 4), where Black's (2, 3) and White's (3, 4) make a katatsuke
+    moves = draw_moves(board, heavy_params(pattern=1, pattern_extra=1), 50)
+    assert set(moves) == {(3, 3), (2, 4)} and min(moves.values()) > 5
+    assert POLICIES.array("heavy")[kpolicy.HEAVY_PATTERN_EXTRA] == 0.0  # off unless asked for

@@ -19,11 +19,12 @@ from goengine import coords
 from goengine.board import Board
 from goengine.kernels import board as kb
 from goengine.kernels import mogo3x3 as kmogo
-from goengine.mogo3x3 import MOGO_PATTERNS, OFFSETS, build_table, matches_naive, table, variants
+from goengine.mogo3x3 import EXTRA_PATTERNS, MOGO_PATTERNS, OFFSETS, build_table, matches_naive, table, variants
 
 EMPTY, BLACK, WHITE, BORDER = kb.EMPTY, kb.BLACK, kb.WHITE, kb.BORDER
-TABLE = table()  # packed, as the kernels read it
-CODES = np.unpackbits(TABLE, bitorder="little")  # one byte per code: 1 where it matches
+TABLE = table()  # packed, as the kernels read it: MoGo's plane, then the extra shapes'
+CODES = np.unpackbits(TABLE[: kmogo.PLANE], bitorder="little")  # one byte per code: 1 where it matches
+EXTRA_CODES = np.unpackbits(TABLE[kmogo.PLANE :], bitorder="little")
 
 # the code's order, written out here rather than taken from the module under test
 ORDER = {"NW": (-1, -1), "N": (-1, 0), "NE": (-1, 1), "W": (0, -1), "E": (0, 1), "SW": (1, -1), "S": (1, 0)}
@@ -152,7 +153,7 @@ def rotations_of_diagram(diagram):
 SWAP = str.maketrans("XOxo", "OXox")
 
 
-def independent_table():
+def independent_table(diagrams=MOGO_PATTERNS):
     """The table built here from the diagrams turned as strings (not from ``variants``)."""
     allowed = {
         "X": {BLACK},
@@ -166,7 +167,7 @@ def independent_table():
     codes = np.arange(1 << 16)
     fields = {ORDER[name]: (codes >> (2 * i)) & 3 for i, name in enumerate(kmogo.NEIGHBOUR_ORDER)}
     result = np.zeros(1 << 16, dtype=bool)
-    for diagram in MOGO_PATTERNS.values():
+    for diagram in diagrams.values():
         for rows in rotations_of_diagram(diagram):
             for text in (rows, [row.translate(SWAP) for row in rows]):
                 ok = np.ones(1 << 16, dtype=bool)
@@ -177,9 +178,32 @@ def independent_table():
 
 
 def test_the_table_equals_a_table_built_independently_for_every_code():
-    assert TABLE.dtype == np.uint8 and TABLE.shape == (1 << 13,)
+    assert TABLE.dtype == np.uint8 and TABLE.shape == (2 << 13,)
     np.testing.assert_array_equal(CODES.astype(bool), independent_table())
     np.testing.assert_array_equal(build_table(MOGO_PATTERNS.values()), CODES)
+    # the second plane: Pachi's extra shapes, and nothing of MoGo's that is not one of them
+    np.testing.assert_array_equal(EXTRA_CODES.astype(bool), independent_table(EXTRA_PATTERNS))
+
+
+CUT_KEIMA = """
+. . . . . . .
+. . . . . . .
+. . O X . . .
+. . . . O . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_the_kernel_reads_the_extra_shapes_from_the_second_plane():
+    # a cut keima at (3, 3): White's (2, 2) and (3, 4) on either side of Black's (2, 3)
+    grid = naive.from_diagram(CUT_KEIMA)
+    board = Board.from_ascii(CUT_KEIMA)
+    p = coords.point(7, 3, 3)
+    assert any(matches_naive(d, neighbours_of(grid, 3, 3)) for d in EXTRA_PATTERNS.values())
+    assert not expected_match(neighbours_of(grid, 3, 3))  # none of MoGo's
+    assert kmogo.matches_extra(TABLE, board.pts, p, 9) and not kmogo.matches(TABLE, board.pts, p, 9)
 
 
 def test_variants_are_the_eight_orientations_with_and_without_swapped_colours():

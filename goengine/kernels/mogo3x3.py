@@ -13,6 +13,9 @@ with every rotation, reflection and colour swap already expanded, so the lookup 
 needs no normalisation. Packed, it takes 8 KB and stays in the L1 cache beside the board; a byte
 per code (64 KB) did not, and the heavy playouts ran slower with it (``docs/performance.md``). It
 is passed to the kernels as an argument (numba freezes module-level arrays into compiled code).
+The table the search passes holds two such planes one after the other, ``uint8[16384]``: MoGo's
+patterns (``matches``), then the shapes Pachi's playouts add to them (``matches_extra``), read
+only when the heavy policy's ``pattern_extra`` asks.
 """
 
 from numba import njit
@@ -21,6 +24,7 @@ from . import at
 from .board import COLOR
 
 N_CODES = 1 << 16
+PLANE = N_CODES >> 3  # bytes of one bit set: the second plane starts here
 NEIGHBOUR_ORDER = ("NW", "N", "NE", "W", "E", "SW", "S", "SE")
 
 
@@ -45,3 +49,10 @@ def matches(table, pts, p, w):
     """Whether the neighbourhood of the point ``p`` is one of ``table``'s patterns."""
     code = code3x3(pts, p, w)
     return (table[at(code >> 3)] >> (code & 7)) & 1 != 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def matches_extra(table, pts, p, w):
+    """Whether the neighbourhood of ``p`` is one of the shapes of ``table``'s second plane."""
+    code = code3x3(pts, p, w)
+    return (table[at(PLANE + (code >> 3))] >> (code & 7)) & 1 != 0

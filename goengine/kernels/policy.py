@@ -30,7 +30,8 @@ Each rule is tried with its probability (a parameter); the first that yields a m
    chain of two liberties safely, or extend one of ours to three (``two_liberty_move``);
 3. patterns: an empty neighbour (of the eight) of the last move that matches a MoGo 3x3 pattern;
    with ``pattern_second`` (off by default) also of the second-last move, as Pachi's moggy
-   (``playout/moggy.c``, ``apply_pattern``) and Fuego look;
+   (``playout/moggy.c``, ``apply_pattern``) and Fuego look; with ``pattern_extra`` (off by
+   default) the shapes Pachi's moggy adds to MoGo's count too (``mogo3x3.EXTRA_PATTERNS``);
 4. nakade: the vital point of an eye space next to the last move: of a straight or bent three
    by default; with ``nakade_size`` up to 6 also of a pyramid four, a bulky or crossed five and
    a rabbity six (``tactics.nakade_point``);
@@ -69,7 +70,7 @@ from .board import (
     is_eye,
     is_legal,
 )
-from .mogo3x3 import matches
+from .mogo3x3 import matches, matches_extra
 from .replies import no_previous
 from .rng import rand_below, rand_float
 from .tactics import (
@@ -101,6 +102,7 @@ HEAVY_LAST_GOOD_REPLY = 10  # probability of trying rule 0 (the last good reply)
 HEAVY_NAKADE_SIZE = 11  # the largest eye space rule 4 plays the vital point of (3 to 6)
 HEAVY_KO_RETAKE = 12  # probability of trying rule 0b (retaking a ko lost lately); 0: never
 HEAVY_PATTERN_SECOND = 13  # 1: rule 3 also looks next to the second-last move
+HEAVY_PATTERN_EXTRA = 14  # 1: rule 3 also plays Pachi's shapes beyond MoGo's (``mogo3x3.EXTRA_PATTERNS``)
 
 KO_AGE = 4  # rule 0b retakes a ko taken at most this many moves ago (a threat and its answer: 3)
 
@@ -266,10 +268,11 @@ def two_liberty_move(pts, meta, c, rng, last):
 
 
 @njit(cache=True, _nrt=False)
-def pattern_move(pts, meta, patterns, c, rng, last, second, max_stones):
+def pattern_move(pts, meta, patterns, c, rng, last, second, max_stones, extra=False):
     """An empty neighbour (of eight) of ``last``, or of ``second`` (the second-last move; PASS:
-    none), matching a pattern of ``patterns``, playable and no bad self-atari, or PASS. A point
-    next to both moves is offered twice, so it is the likelier."""
+    none), matching a pattern of ``patterns`` (with ``extra``, its second plane's too:
+    ``kernels.mogo3x3.matches_extra``), playable and no bad self-atari, or PASS. A point next to
+    both moves is offered twice, so it is the likelier."""
     w = meta[W]
     move = np.int64(PASS)
     seen = 0
@@ -279,7 +282,9 @@ def pattern_move(pts, meta, patterns, c, rng, last, second, max_stones):
             continue
         x = centre
         for q in (x - w - 1, x - w, x - w + 1, x - 1, x + 1, x + w - 1, x + w, x + w + 1):
-            if pts[COLOR, at(q)] != EMPTY or not matches(patterns, pts, q, w):
+            if pts[COLOR, at(q)] != EMPTY:
+                continue
+            if not (matches(patterns, pts, q, w) or (extra and matches_extra(patterns, pts, q, w))):
                 continue
             if is_playable(pts, meta, q, c) and not is_bad_self_atari(pts, meta, q, c, max_stones):
                 seen += 1
@@ -451,7 +456,8 @@ def heavy_move(params, patterns, replies, pts, meta, zobrist, c, rng):
                 return m
         if rand_float(rng) < params[HEAVY_PATTERN]:
             second = np.int64(meta[LAST_MOVE2]) if params[HEAVY_PATTERN_SECOND] != 0.0 else np.int64(PASS)
-            m = pattern_move(pts, meta, patterns, c, rng, last, second, max_stones)
+            extra = params[HEAVY_PATTERN_EXTRA] != 0.0
+            m = pattern_move(pts, meta, patterns, c, rng, last, second, max_stones, extra)
             if m != PASS:
                 return m
         if rand_float(rng) < params[HEAVY_NAKADE]:
