@@ -89,6 +89,22 @@ def read_cmdline(process, wait: float = 30.0) -> str | None:
         time.sleep(0.01)
 
 
+def shut_down(engine, process) -> tuple[int | None, bool]:
+    """KaTrain's own way out (``shutdown(finish=False)``: SIGTERM, then its reader and writer
+    threads joined), then what became of the engine's process: its exit code (None when it did
+    not end within a minute) and whether it is gone."""
+    engine.shutdown(finish=False)
+    try:
+        returncode = process.wait(timeout=60)
+    except Exception:
+        returncode = None
+    try:
+        os.kill(process.pid, 0)
+    except ProcessLookupError:
+        return returncode, True
+    return returncode, False
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sgf")
@@ -122,18 +138,8 @@ def main() -> int:
         time.sleep(0.2)
     seconds = time.monotonic() - started
 
-    # KaTrain's own way out: terminate (SIGTERM), then join its reader and writer threads
     shutdown_started = time.monotonic()
-    engine.shutdown(finish=False)
-    try:
-        returncode = process.wait(timeout=60)
-    except Exception:
-        returncode = None
-    try:
-        os.kill(process.pid, 0)
-        gone = False
-    except ProcessLookupError:
-        gone = True
+    returncode, gone = shut_down(engine, process)
 
     report = []
     for node in nodes:

@@ -24,13 +24,12 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import json
-import os
 import random
 import sys
 import time
 import traceback
 
-from drive import RecordingKaTrain, read_cmdline
+from drive import RecordingKaTrain, read_cmdline, shut_down
 from katrain.core.ai import generate_ai_move
 from katrain.core.constants import AI_DEFAULT, AI_WEIGHTED
 from katrain.core.engine import KataGoEngine
@@ -82,16 +81,7 @@ def main() -> int:
         time.sleep(0.1)
     seconds = time.monotonic() - started
 
-    engine.shutdown(finish=False)
-    try:
-        returncode = process.wait(timeout=60)
-    except Exception:
-        returncode = None
-    try:
-        os.kill(process.pid, 0)
-        gone = False
-    except ProcessLookupError:
-        gone = True
+    returncode, gone = shut_down(engine, process)
     json.dump(
         {
             "size": list(game.board_size),
