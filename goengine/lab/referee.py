@@ -197,26 +197,8 @@ def play_game(spec: GameSpec) -> dict:
     engines: dict[int, GtpClient] = {}
     sides = {BLACK: Side(), WHITE: Side()}
     reports = {BLACK: False, WHITE: False}  # each move through kata-genmove_analyze, its figures kept
-    commands = {
-        BLACK: spec.engine if spec.engine_black else spec.opponent,
-        WHITE: spec.opponent if spec.engine_black else spec.engine,
-    }
-    record: dict = {
-        "config": spec.config,
-        "index": spec.index,
-        "attempt": spec.attempt,
-        "engine_black": spec.engine_black,
-        "black_command": commands[BLACK],
-        "white_command": commands[WHITE],
-        "size": spec.size,
-        "komi": spec.komi,
-        "handicap": spec.handicap,
-        "white_handicap_bonus": spec.white_handicap_bonus,
-        "time": spec.time_control.describe() if spec.time_control else None,
-        "time_left": spec.time_left if spec.time_control else None,
-        "started": started,
-        **dict(spec.meta),
-    }
+    record: dict = {**spec_fields(spec), "started": started, **dict(spec.meta)}
+    commands = {BLACK: record["black_command"], WHITE: record["white_command"]}
     clocks = {c: SideClock(spec.time_control) for c in (BLACK, WHITE)} if spec.time_control else {}
     winner = None
     reason = ""
@@ -333,8 +315,9 @@ def play_game(spec: GameSpec) -> dict:
     return record
 
 
-def void_record(spec: GameSpec, reason: str) -> dict:
-    """The record of a game of ``spec`` that could not be played at all: void, for ``reason``."""
+def spec_fields(spec: GameSpec) -> dict:
+    """What a game's record says of its spec, played or void: which game, both command lines
+    (Black's first), the board, komi, handicap and clock."""
     return {
         "config": spec.config,
         "index": spec.index,
@@ -348,6 +331,13 @@ def void_record(spec: GameSpec, reason: str) -> dict:
         "white_handicap_bonus": spec.white_handicap_bonus,
         "time": spec.time_control.describe() if spec.time_control else None,
         "time_left": spec.time_left if spec.time_control else None,
+    }
+
+
+def void_record(spec: GameSpec, reason: str) -> dict:
+    """The record of a game of ``spec`` that could not be played at all: void, for ``reason``."""
+    return {
+        **spec_fields(spec),
         **dict(spec.meta),
         "moves": [],
         "n_moves": 0,
