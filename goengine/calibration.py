@@ -36,6 +36,12 @@ def stage(size: int, moves: int) -> int:
     return min(3, moves // max(1, size * size // 8))
 
 
+def reported_in(result, p: float) -> float:
+    """``reported`` for a rate ``p`` of ``result`` (a ``SearchResult``: its ``size`` and
+    ``moves_played`` say where the position stands)."""
+    return reported(p, result.size, result.moves_played)
+
+
 def reported(p: float, size: int, moves: int) -> float:
     """The win rate to report for a search's rate ``p`` in a position of ``size`` after ``moves``
     moves."""

@@ -36,17 +36,13 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from goengine.calibration import stage
 from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine
 from goengine.lab.gamefiles import game_key, record_moves, record_position
 from goengine.lab.records import load_records
 
 BINS = 10
-
-
-def stage(size: int, move_number: int) -> int:
-    """0 to 3: the stage of a game of this size after ``move_number`` moves."""
-    return min(3, move_number // max(1, size * size // 8))
 
 
 def stage_names(size: int) -> list[str]:

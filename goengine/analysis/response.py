@@ -29,7 +29,7 @@ import math
 
 from goengine import coords
 from goengine.board import BLACK, PASS
-from goengine.calibration import reported
+from goengine.calibration import reported_in
 from goengine.engine import MoveStats, SearchResult
 
 
@@ -46,14 +46,13 @@ def flips(perspective: str, color: int) -> bool:
 
 
 def move_info(
-    s: MoveStats, order: int, size: int, flip: bool, pv_length: int, pv_visits: bool, position: tuple[int, int]
+    s: MoveStats, order: int, size: int, flip: bool, pv_length: int, pv_visits: bool, result: SearchResult
 ) -> dict:
     """One entry of ``moveInfos``, its win rates calibrated (``goengine.calibration``) for the
-    ``position`` searched: its size and the moves played (``SearchResult.size``,
-    ``moves_played``)."""
+    position of ``result``, the search the move is from."""
     winrate = 1.0 - s.winrate if flip else s.winrate
     lcb = 1.0 - s.lcb if flip else s.lcb
-    winrate, lcb = reported(winrate, *position), reported(lcb, *position)
+    winrate, lcb = reported_in(result, winrate), reported_in(result, lcb)
     lead = -s.score_lead if flip else s.score_lead
     pv = s.pv[: 1 + pv_length]
     info = {
@@ -79,7 +78,7 @@ def move_info(
 
 def root_info(result: SearchResult, flip: bool, to_move: int) -> dict:
     """``rootInfo``: the root's figures over every searched visit of its moves."""
-    winrate = reported(1.0 - result.root_winrate if flip else result.root_winrate, result.size, result.moves_played)
+    winrate = reported_in(result, 1.0 - result.root_winrate if flip else result.root_winrate)
     lead = -result.score_lead if flip else result.score_lead
     return {
         "visits": result.visits,
@@ -129,12 +128,11 @@ def response(
     to_move = result.color
     flip = flips(perspective, to_move)
     searched = [s for s in result.stats if s.visits > 0]
-    position = (result.size, result.moves_played)
     answer = {
         "id": query_id,
         "turnNumber": turn,
         "isDuringSearch": during_search,
-        "moveInfos": [move_info(s, k, size, flip, pv_length, pv_visits, position) for k, s in enumerate(searched)],
+        "moveInfos": [move_info(s, k, size, flip, pv_length, pv_visits, result) for k, s in enumerate(searched)],
         "rootInfo": root_info(result, flip, to_move),
     }
     owned = ownership(result, size, perspective, to_move) if include_ownership or include_ownership_stdev else None

@@ -17,7 +17,7 @@ import math
 
 from goengine import coords, movemodel
 from goengine.board import BLACK, PASS
-from goengine.calibration import reported
+from goengine.calibration import reported_in
 from goengine.engine import MoveStats, SearchResult
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import color, syntax_error, vertex
@@ -107,7 +107,7 @@ class GoGuiCommands(CommandGroup):
 
     def winrates(self, args: list[str]) -> str:
         result = self._analysis(args)
-        shown = [(s.move, reported(s.winrate, result.size, result.moves_played)) for s in labelled(result.stats)]
+        shown = [(s.move, reported_in(result, s.winrate)) for s in labelled(result.stats)]
         labels = " ".join(f"{self.gtp.vertex_text(move)} {round(100 * rate)}" for move, rate in shown)
         return f"LABEL {labels}" if labels else ""
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from goengine import coords
 from goengine.board import BLACK
-from goengine.calibration import reported
+from goengine.calibration import reported_in as shown
 from goengine.engine import Budget, MoveStats, SearchRequest, SearchResult
 from goengine.gtp.commands import CommandGroup
 from goengine.gtp.protocol import STREAMED, GtpError, color, integer, number, syntax_error
@@ -132,12 +132,6 @@ def has_prior(result: SearchResult) -> bool:
     """Whether the search had prior knowledge to share out (``MoveStats.prior``): with
     ``--prior none`` every share is 0 and the ``prior`` field is left out."""
     return any(s.prior > 0 for s in result.stats)
-
-
-def shown(result: SearchResult, p: float) -> float:
-    """The win rate (or bound) ``p`` of ``result`` as every analysis line shows it: calibrated
-    (``goengine.calibration``)."""
-    return reported(p, result.size, result.moves_played)
 
 
 def info_line(result: SearchResult, request: AnalysisRequest, vertex_text: Callable[[int], str]) -> str:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from goengine.board import BLACK, PASS
-from goengine.calibration import reported
+from goengine.calibration import reported_in
 from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine, SearchRequest, SearchResult
 from goengine.jobs import Runner
@@ -62,15 +62,12 @@ class Evaluation:
         if best is None:  # nothing searched: an even guess, a pass
             return cls(result.color, 0.5, 0.0, PASS, (), 0, result.seconds)
 
-        def shown(p: float) -> float:
-            return reported(p, result.size, result.moves_played)  # as every analysis shows it
-
-        moves = tuple(
-            (s.move, shown(s.winrate), s.score_lead, s.visits)
+        moves = tuple(  # the rates as every analysis shows them
+            (s.move, reported_in(result, s.winrate), s.score_lead, s.visits)
             for s in result.stats
             if s.visits > 0 and s.visits >= CANDIDATE_SHARE * result.visits
         )
-        winrate = shown(best.winrate)
+        winrate = reported_in(result, best.winrate)
         return cls(result.color, winrate, best.score_lead, best.move, best.pv, result.visits, result.seconds, moves)
 
     def value_of(self, move: int) -> tuple[float, float] | None:
