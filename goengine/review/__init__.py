@@ -8,9 +8,9 @@ rate and the score lead, and a table of each colour's biggest mistakes on stdout
 
 Reading guide: ``command.review`` is the command (``command.build_review_parser`` its options);
 ``gamefile`` reads a file and cuts it into ``Position``s, the unit of work; ``evaluate`` searches
-one position (one ``Engine`` a position) and spreads them over a process pool or a Dask cluster
-through the one job runner (``goengine.jobs``); ``losses`` judges each move and ranks the mistakes;
-``annotate`` and ``plot`` write the SGF and the PNG. Like ``goengine.gtp`` and
+one position (one ``Engine`` a worker, reused from position to position) and spreads them over a
+process pool or a Dask cluster through the one job runner (``goengine.jobs``); ``losses`` judges
+each move and ranks the mistakes; ``annotate`` and ``plot`` write the SGF and the PNG. Like ``goengine.gtp`` and
 ``goengine.analysis``, this is a front-end: it reaches the search only through ``Engine`` and reads
 its immutable results.
 """
