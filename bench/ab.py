@@ -5,6 +5,7 @@ whether both play the same moves for the same seeds.
     python bench/ab.py 95f7b10 --policy heavy           # heavy playouts
     python bench/ab.py 95f7b10 --search --rule kl-ucb-rave
     python bench/ab.py /path/to/a/checkout HEAD --sizes 19 --pairs 30 --json
+    python bench/ab.py HEAD --search --rule rave --after-param rule.distance=3   # a setting's cost
 
 BEFORE and AFTER (default: this source tree) are each a git revision of this repository or a
 directory holding a goengine source tree. Each version's ``goengine/kernels`` is copied into a
@@ -20,6 +21,11 @@ The two batches of a pair use the same seed. A playout batch's scores and move c
 search's whole tree (every node's move, visits and reward sums), are compared: "same moves" says
 whether the two versions agreed on every pair, which an optimisation must keep (or else show
 that the distributions did not move: issue 13, item 5).
+
+With ``--search``, ``--after-param KIND.NAME=VALUE`` (``rule.distance=3``, ``playout.capture=0.5``,
+``prior.even=14``) sets a parameter of the after side alone: with the same version on both sides it
+measures what a setting costs in speed, and "same moves" then says NO unless the setting changes
+nothing.
 
 Everything but the kernels comes from this tree (the Zobrist table, the 3x3 pattern table, the
 search's settings arrays), so the two versions must take the same arguments: kernels from commit
@@ -46,7 +52,7 @@ import numpy as np
 
 from goengine import movemodel
 from goengine.board import ZOBRIST
-from goengine.config import SearchConfig
+from goengine.config import SearchConfig, with_param
 from goengine.kernels.rng import new_state
 from goengine.mogo3x3 import table
 from goengine.policies import POLICIES
@@ -150,6 +156,22 @@ def search_batch(kernels: dict, size: int, config: SearchConfig) -> tuple[Callab
     return run, n
 
 
+def with_params(config: SearchConfig, texts: list[str]) -> SearchConfig:
+    """``config`` with each ``KIND.NAME=VALUE`` of ``texts`` set (KIND: rule, playout, prior);
+    ValueError naming the text that is not one, or the parameters its choice has."""
+    for text in texts:
+        kind, _, rest = text.partition(".")
+        key, eq, value = rest.partition("=")
+        if kind not in ("rule", "playout", "prior") or not key or not eq:
+            raise ValueError(f"{text!r} is not KIND.NAME=VALUE with KIND rule, playout or prior")
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"{text!r}: {value!r} is not a number") from None
+        config = with_param(config, kind, key, number)
+    return config
+
+
 def compare(runs: list[Callable[[int], tuple[float, tuple]]], pairs: int, work: int) -> dict:
     """Alternate the two versions' batches for ``pairs`` pairs; ``work`` is a batch's playouts or
     iterations. Returns the medians and the per-pair ratios."""
@@ -190,18 +212,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rule", default="ucb1", help="the selection rule, with --search")
     parser.add_argument("--prior", default="none", help="the prior, with --search")
     parser.add_argument("--sizes", type=int, nargs="+", default=[9, 19], choices=[9, 19])
+    parser.add_argument(
+        "--after-param",
+        action="append",
+        default=[],
+        metavar="KIND.NAME=VALUE",
+        help="with --search, a parameter of the after side alone (KIND: rule, playout, prior); may repeat",
+    )
     parser.add_argument("--pairs", type=int, default=20)
     parser.add_argument("--json", action="store_true", help="one JSON object per size")
     args = parser.parse_args(argv)
     if args.pairs < 1:
         parser.error("--pairs must be at least 1")
+    if args.after_param and not args.search:
+        parser.error("--after-param needs --search")
     config = SearchConfig(rule=args.rule, playout=args.policy, prior=args.prior) if args.search else None
+    try:
+        after_config = with_params(config, args.after_param) if args.after_param else config
+    except ValueError as error:
+        parser.error(f"--after-param: {error}")
     what = f"search {args.rule}/{args.policy}/{args.prior}" if args.search else f"{args.policy} playouts"
+    if args.after_param:
+        what += " (after: " + ", ".join(args.after_param) + ")"
     with tempfile.TemporaryDirectory(prefix="goengine-ab-") as tmp:
         versions = load_versions([args.before, args.after], Path(tmp))
         for size in args.sizes:
             if args.search:
-                batches = [search_batch(v, size, config) for v in versions]
+                batches = [search_batch(v, size, c) for v, c in zip(versions, (config, after_config), strict=True)]
             else:
                 batches = [playout_batch(v, size, args.policy) for v in versions]
             runs = [run for run, _ in batches]

@@ -69,3 +69,28 @@ def test_one_pair_that_plays_differently_is_reported():
     after, _ = batches([1.0], lambda seed: ("moves", seed if seed != 3 else -1))
     assert ab.compare([before, after], pairs=4, work=10)["same_moves"] is False
     assert ab.compare([before, after], pairs=2, work=10)["same_moves"] is True  # seed 3 never ran
+
+
+def test_after_params_set_the_named_parameters_and_refuse_what_is_not_one():
+    from goengine.config import SearchConfig
+
+    config = SearchConfig(rule="rave", playout="heavy", prior="movemodel")
+    after = ab.with_params(config, ["rule.distance=3", "playout.capture=0.5"])
+    assert dict(after.params) == {"distance": 3.0}
+    assert dict(after.playout_params)["capture"] == 0.5
+    assert config.params == ()  # the before side keeps the defaults
+    for text, words in [
+        ("distance=3", "KIND.NAME=VALUE"),
+        ("tree.distance=3", "KIND.NAME=VALUE"),
+        ("rule.distance", "KIND.NAME=VALUE"),
+        ("rule.distance=far", "not a number"),
+        ("rule.no_such_knob=1", "distance"),  # the error names the parameters the rule has
+    ]:
+        with pytest.raises(ValueError, match=words):
+            ab.with_params(config, [text])
+
+
+def test_an_after_param_without_search_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        ab.main(["HEAD", "--after-param", "rule.distance=3"])
+    assert "--after-param needs --search" in capsys.readouterr().err
