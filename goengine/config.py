@@ -208,6 +208,12 @@ CHOSEN: tuple[Chosen, ...] = (
 )
 CHOSEN_BY_FIELD = {c.field: c for c in CHOSEN}
 
+# Parameters of a rule whose default differs beside playouts with knowledge (any policy but
+# ``uniform``): RAVE's AMAF samples weighted by distance won at a fixed budget against Pachi with
+# the heavy playouts (docs/results/pachi-screens.md), while uniform playouts keep the rules as
+# published, and with them the research settings' games (tests/test_reproduction.py).
+RULE_DEFAULTS_WITH_KNOWLEDGE = {"rave": {"distance": 3.0}}
+
 
 @dataclass(frozen=True)
 class SearchConfig:
@@ -299,11 +305,23 @@ class SearchConfig:
         ``root`` parallelism, else one for all the threads."""
         return self.threads if self.parallel == "root" else 1
 
+    def params_of(self, field: str) -> tuple[tuple[str, float], ...]:
+        """The parameters of the choice in ``field`` (``rule``, ``playout``, ...) that differ from
+        its registry's defaults: those given, and for the rule beside any playouts but
+        ``uniform``, RULE_DEFAULTS_WITH_KNOWLEDGE's where not given. What the kernels, the logs
+        and the parameter page read."""
+        chosen = CHOSEN_BY_FIELD[field]
+        given = dict(getattr(self, chosen.params_field))
+        if field == "rule" and self.playout != "uniform":
+            for name, value in RULE_DEFAULTS_WITH_KNOWLEDGE.get(self.rule, {}).items():
+                given.setdefault(name, value)
+        return tuple(sorted(given.items()))
+
     def describe(self) -> str:
         """Every choice made by name (CHOSEN: the rule, the playout policy, the prior, the dynamic
         komi and the parallel search; the player when it is not the search) with its parameters,
         for logs and the start-up line."""
-        parts = [c.registry.describe(getattr(self, c.field), getattr(self, c.params_field)) for c in CHOSEN]
+        parts = [c.registry.describe(getattr(self, c.field), self.params_of(c.field)) for c in CHOSEN]
         words = f"{parts[0]}; playout {parts[1]}; prior {parts[2]}; dynamic komi {parts[3]}; parallel {parts[4]}"
         return words if self.player == players.DEFAULT_PLAYER else f"{words}; player {parts[5]}"
 
@@ -476,7 +494,7 @@ def page(config: SearchConfig) -> list[PageRow]:
     rows += [PageRow(s.words, s.format(getattr(config, s.key)), flag=s.kind is bool) for s in SETTINGS]
     for chosen in CHOSEN:
         choice = _choice(config, chosen)
-        values = chosen.registry.param_values(choice.name, getattr(config, chosen.params_field))
+        values = chosen.registry.param_values(choice.name, config.params_of(chosen.field))
         for p in choice.params:
             rows.append(PageRow(p.words, p.format(values[p.name]), tuple(p.names), p.flag))
     return rows

@@ -96,7 +96,7 @@ class KernelSettings:
                 continue  # chosen in Python (the dynamic komi), not in the kernels
             name = getattr(config, chosen.field)
             settings[slots[chosen.field]] = chosen.registry[name].id
-            params[rows[chosen.field]] = chosen.registry.array(name, getattr(config, chosen.params_field))
+            params[rows[chosen.field]] = chosen.registry.array(name, config.params_of(chosen.field))
         settings[ksearch.NEEDS_AMAF] = int(selection.get(config.rule).needs_amaf)
         settings[ksearch.LEARN_REPLIES] = int(policies.learns_replies(config.playout, config.playout_params))
         settings[ksearch.EXPAND_AT] = config.expand_at

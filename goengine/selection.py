@@ -43,7 +43,8 @@ def _rave_params() -> tuple[Param, ...]:
             0.0,
             "AMAF_distance_weight",
             "an AMAF sample counts 1 + distance x (moves after it)/(moves after the node), rounded: early "
-            "moves more (Pachi's distance_rave 3); 0: every sample 1",
+            "moves more (Pachi's distance_rave 3); 0: every sample 1. RAVE beside playouts other than "
+            "uniform takes 3 unless given (config.RULE_DEFAULTS_WITH_KNOWLEDGE)",
             low=0.0,
             high=10.0,
         ),

@@ -329,3 +329,27 @@ def test_available_cores_counts_the_cores_this_process_may_use(monkeypatch):
     assert config.available_cores() == 3
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(100)), raising=False)
     assert config.available_cores() == 64  # the setting's range
+
+
+def test_rave_weights_amaf_by_distance_beside_heavy_playouts_and_as_published_beside_uniform_ones():
+    from goengine.kernels import search as ksearch
+    from goengine.search import KernelSettings
+
+    def distance(config: SearchConfig) -> float:
+        return KernelSettings.of(config).params[ksearch.RULE_PARAMS, ksearch.RAVE_DISTANCE]
+
+    default = SearchConfig()
+    assert default.rule == "rave" and default.playout == "heavy"
+    assert distance(default) == 3.0 and "distance=3" in default.describe()
+    assert {row.key: row.value for row in page(default)}["AMAF_distance_weight"] == "3"
+    assert distance(replace(default, playout="uniform")) == 0.0  # the research settings' games
+    assert distance(SearchConfig(playout="uniform", prior="none", expand_at=1)) == 0.0
+    assert distance(with_param(default, "rule", "distance", 0)) == 0.0  # given, it is kept
+    assert distance(with_param(SearchConfig(playout="uniform"), "rule", "distance", 2)) == 2.0
+    # only the rule it was measured with: KL-UCB+RAVE keeps its published default
+    assert distance(SearchConfig(rule="kl-ucb-rave")) == 0.0
+    # through goengine-set, the weight follows the playouts chosen after it, unless it was given
+    uniform = with_setting(default, "playout", "uniform")
+    assert distance(uniform) == 0.0 and distance(with_setting(uniform, "playout", "heavy")) == 3.0
+    given = with_setting(with_setting(default, "distance", "0"), "playout", "uniform")
+    assert distance(with_setting(given, "playout", "heavy")) == 0.0
