@@ -10,7 +10,7 @@ naive reader written here, which plays every atari and every answer) and nakade.
 import naive
 import numpy as np
 import pytest
-from helpers import grid_of, random_position
+from helpers import grid_of, random_position, set_up
 
 from goengine import coords
 from goengine.board import BLACK, EMPTY, WHITE, ZOBRIST, Board
@@ -224,6 +224,50 @@ def test_a_three_stone_nakade_throw_in_inside_the_opponent_eye_space_is_allowed(
     assert bad_self_atari(board, 1, 0, BLACK, 1)
 
 
+# A seki from a game against Pachi (results/screen-1000-distance3-pattern-extra, game 251), the
+# bottom left of the board at its end: Black's (7, 0) and (8, 1) and White's big chain share the
+# liberty (7, 1); White's other liberty is its eye (8, 3), Black's the corner (8, 0). Whoever
+# plays (7, 1) or (8, 0) first is taken. Counted as it stands, Black won by 6.5.
+SEKI = """
+X X X X X O O . O
+X . X . X O . O O
+X X X X X X O O .
+. X O X X O X O O
+X X O O O O X X O
+O X O X X X X X X
+O O O X O X X . .
+X . O O O X . X X
+. X O . O O X . X
+"""
+
+
+def test_a_throw_in_that_breaks_a_seki_where_the_opponent_keeps_an_eye_is_bad():
+    board = Board.from_ascii(SEKI)
+    grid = naive.from_diagram(SEKI)
+    for point in ((7, 1), (8, 0)):  # into the shared liberty, or into the corner
+        assert naive_after(grid, BLACK, *point)[:2] == (1, 3)
+        assert encloses(grid, BLACK, *point)  # a throw-in into White's eye space, as a nakade is
+        assert bad_self_atari(board, *point, BLACK, 1)
+    # White takes the three stones and keeps its eye at (8, 3): alive, where it was in seki
+    after, _ = naive.play(grid, BLACK, 7, 1)
+    after, taken = naive.play(after, WHITE, 8, 0)
+    assert taken == {(7, 0), (7, 1), (8, 1)} and naive.is_eye(after, WHITE, 8, 3)
+    # White's own moves in there are self-ataris of its big chain, or suicide
+    assert bad_self_atari(board, 7, 1, WHITE, 1)
+
+
+def test_the_playouts_keep_the_seki_and_the_count_says_who_won():
+    """Judged by the default playouts (final_score, dead stones by ownership), Black's two stones
+    live in seki and Black wins by 6.5, as the area count of the board as it stands says; before
+    the throw-ins were judged, the playouts threw in, White took, and it called the stones dead."""
+    engine = set_up(SEKI, to_move=WHITE)
+    try:
+        assert engine.final_score() == 6.5
+        assert engine.dead_stones() == []
+    finally:
+        engine.close()
+
+
 def test_a_two_stone_self_atari_on_open_board_is_bad_with_max_stones_one():
     board = Board.from_ascii(TWO_STONE_SELF_ATARI)
     assert naive_after(naive.from_diagram(TWO_STONE_SELF_ATARI), BLACK, 3, 4) == (1, 2, set())
@@ -293,7 +337,33 @@ def naive_is_bad_self_atari(grid, color, r, c, max_stones):
         throw_in = naive_throw_in(grid, color, r, c, lib)
         if throw_in is not None:
             return throw_in
-    return size_after > 3 or not encloses(grid, color, r, c)
+    if size_after > 3 or not encloses(grid, color, r, c):
+        return True
+    (lib,) = naive.liberties(naive.with_colors(grid, {(r, c): color}), r, c)
+    return naive_keeps_an_eye(grid, color, (r, c), lib)
+
+
+def naive_self_atari_or_suicide(grid, color, point):
+    libs, _, captured = naive_after(grid, color, *point)
+    return libs < 2 and not captured
+
+
+def naive_keeps_an_eye(grid, color, point, lib):
+    """Whether an opponent chain next to the throw-in ``point`` or to its last liberty ``lib``
+    has two liberties, one of them ``point`` or ``lib`` and the other a self-atari or suicide
+    for both colours: read from whole chains."""
+    other = naive.opponent(color)
+    for x in (point, lib):
+        for q in naive.neighbours(grid, *x):
+            if grid[q[0]][q[1]] != other:
+                continue
+            libs = naive.liberties(grid, *q)
+            rest = libs - {point, lib}
+            if len(libs) == 2 and len(rest) == 1:
+                (eye,) = rest
+                if all(naive_self_atari_or_suicide(grid, side, eye) for side in (color, other)):
+                    return True
+    return False
 
 
 @pytest.mark.parametrize(("size", "seed", "moves"), RANDOM_POSITIONS)
