@@ -241,29 +241,27 @@ X . O O O X . X X
 """
 
 
-def test_a_throw_in_that_breaks_a_seki_where_the_opponent_keeps_an_eye_is_bad():
+@pytest.mark.xfail(
+    strict=True,
+    reason="the playouts break this seki: Black's throw-in at (7, 1) or (8, 0) passes as a nakade, "
+    "White takes and keeps its eye; judging it bad lost 5.3 points at a fixed budget against Pachi "
+    "(docs/results/pachi-screens.md), so the default keeps the nakade exception as it is",
+)
+def test_the_playouts_keep_a_seki_where_a_throw_in_only_gives_the_opponent_a_second_eye():
     board = Board.from_ascii(SEKI)
     grid = naive.from_diagram(SEKI)
-    for point in ((7, 1), (8, 0)):  # into the shared liberty, or into the corner
-        assert naive_after(grid, BLACK, *point)[:2] == (1, 3)
-        assert encloses(grid, BLACK, *point)  # a throw-in into White's eye space, as a nakade is
-        assert bad_self_atari(board, *point, BLACK, 1)
+    # both throw-ins look like nakade: three stones in White's eye space, in atari, which the
+    # self-atari test lets through
+    for point in ((7, 1), (8, 0)):
+        assert naive_after(grid, BLACK, *point)[:2] == (1, 3) and encloses(grid, BLACK, *point)
+        assert not bad_self_atari(board, *point, BLACK, 1)
     # White takes the three stones and keeps its eye at (8, 3): alive, where it was in seki
     after, _ = naive.play(grid, BLACK, 7, 1)
     after, taken = naive.play(after, WHITE, 8, 0)
     assert taken == {(7, 0), (7, 1), (8, 1)} and naive.is_eye(after, WHITE, 8, 3)
-    # White's own moves in there are self-ataris of its big chain, or suicide
-    assert bad_self_atari(board, 7, 1, WHITE, 1)
-
-
-def test_the_playouts_keep_the_seki_and_the_count_says_who_won():
-    """Judged by the default playouts (final_score, dead stones by ownership), Black's two stones
-    live in seki and Black wins by 6.5, as the area count of the board as it stands says; before
-    the throw-ins were judged, the playouts threw in, White took, and it called the stones dead."""
     engine = set_up(SEKI, to_move=WHITE)
     try:
-        assert engine.final_score() == 6.5
-        assert engine.dead_stones() == []
+        assert engine.final_score() == 6.5  # what the area count of the board says: a seki
     finally:
         engine.close()
 
@@ -337,33 +335,7 @@ def naive_is_bad_self_atari(grid, color, r, c, max_stones):
         throw_in = naive_throw_in(grid, color, r, c, lib)
         if throw_in is not None:
             return throw_in
-    if size_after > 3 or not encloses(grid, color, r, c):
-        return True
-    (lib,) = naive.liberties(naive.with_colors(grid, {(r, c): color}), r, c)
-    return naive_keeps_an_eye(grid, color, (r, c), lib)
-
-
-def naive_self_atari_or_suicide(grid, color, point):
-    libs, _, captured = naive_after(grid, color, *point)
-    return libs < 2 and not captured
-
-
-def naive_keeps_an_eye(grid, color, point, lib):
-    """Whether an opponent chain next to the throw-in ``point`` or to its last liberty ``lib``
-    has two liberties, one of them ``point`` or ``lib`` and the other a self-atari or suicide
-    for both colours: read from whole chains."""
-    other = naive.opponent(color)
-    for x in (point, lib):
-        for q in naive.neighbours(grid, *x):
-            if grid[q[0]][q[1]] != other:
-                continue
-            libs = naive.liberties(grid, *q)
-            rest = libs - {point, lib}
-            if len(libs) == 2 and len(rest) == 1:
-                (eye,) = rest
-                if all(naive_self_atari_or_suicide(grid, side, eye) for side in (color, other)):
-                    return True
-    return False
+    return size_after > 3 or not encloses(grid, color, r, c)
 
 
 @pytest.mark.parametrize(("size", "seed", "moves"), RANDOM_POSITIONS)

@@ -236,50 +236,6 @@ def fills_opponent_eye_space(pts, meta, p, c):
     return True
 
 
-@njit(cache=True, _nrt=False)
-def _self_atari_or_illegal(pts, meta, q, x):
-    """Whether ``x`` playing the empty point ``q`` would leave its chain at most one liberty
-    while capturing nothing: a self-atari, or suicide."""
-    n, _lib, _l1, _l2, _size, captured = liberty_points_after(pts, meta, q, x, np.int64(2))
-    return n < 2 and captured == 0
-
-
-@njit(cache=True, _nrt=False)
-def _bad_for_both(pts, meta, q, c):
-    return _self_atari_or_illegal(pts, meta, q, c) and _self_atari_or_illegal(pts, meta, q, 3 - c)
-
-
-@njit(cache=True, _nrt=False)
-def opponent_keeps_an_eye(pts, meta, p, c, lib):
-    """Whether ``c``'s throw-in at ``p``, which leaves its chain the one liberty ``lib``, only
-    breaks a seki: an opponent chain next to ``p`` or to ``lib`` has two liberties, one of them
-    ``p`` or ``lib`` and the other a point neither side can fill (a self-atari or suicide for
-    both: an eye). Taking the throw-in's stones, it keeps that eye beside the space it took, so
-    the throw-in kills nothing, where before it lived in seki. Pachi asks the like of the
-    chains around the point (``tactics/seki.c``, ``breaking_local_seki``)."""
-    w = meta[W]
-    o = 3 - c
-    for k in range(2):
-        x = p if k == 0 else lib
-        if x == NO_POINT:
-            continue
-        for r in (x - w, x - 1, x + 1, x + w):
-            if pts[COLOR, at(r)] != o:
-                continue
-            m, b0, b1, _b2 = chain_liberties(pts, meta, pts[CHAIN, at(r)], np.int64(3))
-            if m != 2:
-                continue
-            if b0 == p or b0 == lib:
-                eye = b1
-            elif b1 == p or b1 == lib:
-                eye = b0
-            else:
-                continue
-            if eye != p and eye != lib and _bad_for_both(pts, meta, eye, c):
-                return True
-    return False
-
-
 NAKADE_MAX_STONES = 3  # a self-atari this small inside the opponent's eye space may be a nakade
 
 
@@ -380,9 +336,7 @@ def is_bad_self_atari(pts, meta, p, c, max_stones):
     only when ``max_stones`` is 0) is also excepted when it sets up a snapback
     (``sets_up_snapback``) or is a good throw-in into a false eye, and a bad throw-in there is bad
     whatever the eye space (``false_eye_throw_in``). Pachi (``tactics/selfatari.h``), Fuego
-    (``DoSelfAtariCorrection``) and michi reject such moves in their playouts. Not excepted: a
-    throw-in after which the opponent, taking it, keeps an eye elsewhere (``opponent_keeps_an_eye``):
-    it breaks a seki and kills nothing.
+    (``DoSelfAtariCorrection``) and michi reject such moves in their playouts.
     """
     w = meta[W]
     if _free_neighbours(pts, w, p, NO_POINT, NO_POINT) >= 2:
@@ -396,9 +350,7 @@ def is_bad_self_atari(pts, meta, p, c, max_stones):
         throw_in = false_eye_throw_in(pts, meta, p, c, lib)
         if throw_in != THROW_IN_NOT:
             return throw_in == THROW_IN_BAD
-    if size <= NAKADE_MAX_STONES and fills_opponent_eye_space(pts, meta, p, c):
-        return opponent_keeps_an_eye(pts, meta, p, c, lib)
-    return True
+    return not (size <= NAKADE_MAX_STONES and fills_opponent_eye_space(pts, meta, p, c))
 
 
 @njit(cache=True, _nrt=False)
