@@ -152,6 +152,15 @@ POLICIES = Registry(
                     "and the katatsuke",
                     flag=True,
                 ),
+                Param(
+                    "reply_late",
+                    kpolicy.HEAVY_REPLY_LATE,
+                    0.0,
+                    "last_good_reply_after_captures",
+                    "the last good reply is tried after the captures, the atari escapes and the two-liberty "
+                    "fights instead of before them",
+                    flag=True,
+                ),
             ),
             "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; "
             "Pachi playout/moggy.c, tactics/selfatari.c, tactics/nakade.c; Baier and Drake 2010 (LGRF)",

@@ -138,3 +138,38 @@ def test_a_search_teaches_the_replies_and_a_new_board_size_clears_them(threads):
     plain.run(board, 7.5, SearchRequest(Budget(playouts=100)))
     assert plain._replies.shape == (3, 1, 1)
     plain.close()
+
+
+def test_a_late_reply_gives_way_to_a_capture_an_early_one_does_not():
+    # White's last move E5 is a lone stone in atari (Black D5, E4, E6 around it): Black captures
+    # at F5; Black's stored reply to E5 is the corner A1
+    board = Board(9)
+    for color, (r, c) in [
+        (BLACK, (4, 3)),  # D5
+        (WHITE, (0, 0)),  # A9
+        (BLACK, (5, 4)),  # E4
+        (WHITE, (1, 0)),  # A8
+        (BLACK, (3, 4)),  # E6
+        (WHITE, (4, 4)),  # E5, in atari
+    ]:
+        board.play(color, coords.point(9, r, c))
+    f5, a1, e5 = coords.point(9, 4, 5), coords.point(9, 8, 0), coords.point(9, 4, 4)
+    replies = new_replies()
+    replies[BLACK, no_previous(replies), e5] = a1
+
+    def moves(late: int) -> set[int]:
+        params = POLICIES.array(
+            "heavy",
+            {"capture": 1, "escape": 0, "pattern": 0, "nakade": 0, "self_atari": 0, "last_good_reply": 1}
+            | {"reply_late": late},
+        )
+        rng = new_state(3)
+        pts, meta = board.pts.copy(), board.meta.copy()
+        return {
+            int(kpolicy.heavy_move(params, PATTERNS, replies, pts, meta, ZOBRIST, np.int64(BLACK), rng))
+            for _ in range(50)
+        }
+
+    assert moves(0) == {a1}  # the reply first, as Orego plays it
+    assert moves(1) == {f5}  # the capture first, then the reply
+    assert POLICIES.array("heavy")[kpolicy.HEAVY_REPLY_LATE] == 0.0  # first unless asked for

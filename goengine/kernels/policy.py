@@ -19,7 +19,9 @@ Each rule is tried with its probability (a parameter); the first that yields a m
 
 0. (off by default: ``last_good_reply``) the last good reply (LGRF-2, ``kernels.replies``): the
    reply that last won after the last two moves, else after the last one, when it is playable
-   and no bad self-atari (``last_good_reply``);
+   and no bad self-atari (``last_good_reply``); with ``reply_late`` it is tried after rules 1,
+   2 and 2b instead, so that a reply learnt in another position does not take the place of a
+   capture or an escape the position needs;
    0b. (off by default: ``ko_retake``) retake the ko the opponent took at most KO_AGE moves ago,
    once its ban has lapsed (after a threat and its answer), if it is still a ko (``ko_retake``);
 1. capture: an opponent chain in atari at the last move or among its eight neighbours;
@@ -103,6 +105,7 @@ HEAVY_NAKADE_SIZE = 11  # the largest eye space rule 4 plays the vital point of 
 HEAVY_KO_RETAKE = 12  # probability of trying rule 0b (retaking a ko lost lately); 0: never
 HEAVY_PATTERN_SECOND = 13  # 1: rule 3 also looks next to the second-last move
 HEAVY_PATTERN_EXTRA = 14  # 1: rule 3 also plays Pachi's shapes beyond MoGo's (``mogo3x3.EXTRA_PATTERNS``)
+HEAVY_REPLY_LATE = 15  # 1: rule 0 (the last good reply) comes after rules 1, 2 and 2b instead of first
 
 KO_AGE = 4  # rule 0b retakes a ko taken at most this many moves ago (a threat and its answer: 3)
 
@@ -428,14 +431,24 @@ def ko_retake(pts, meta, c):
     return np.int64(k)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _reply(params, replies, pts, meta, c, last, max_stones, rng):
+    """Rule 0: with its probability, the last good reply (``last_good_reply``), else PASS. At
+    probability 0 it draws no random number, so the default's playouts are as they were."""
+    if params[HEAVY_LAST_GOOD_REPLY] > 0.0 and rand_float(rng) < params[HEAVY_LAST_GOOD_REPLY]:
+        return last_good_reply(replies, pts, meta, c, last, max_stones)
+    return np.int64(PASS)
+
+
 @njit(cache=True, _nrt=False)
 def heavy_move(params, patterns, replies, pts, meta, zobrist, c, rng):
     """The ``heavy`` policy's move for ``c`` (the rules of the module docstring, in order)."""
     last = meta[LAST_MOVE]
     max_stones = params[HEAVY_SELF_ATARI_STONES]
+    late = params[HEAVY_REPLY_LATE] != 0.0
     if last != PASS:
-        if params[HEAVY_LAST_GOOD_REPLY] > 0.0 and rand_float(rng) < params[HEAVY_LAST_GOOD_REPLY]:
-            m = last_good_reply(replies, pts, meta, c, last, max_stones)
+        if not late:
+            m = _reply(params, replies, pts, meta, c, last, max_stones, rng)
             if m != PASS:
                 return m
         if params[HEAVY_KO_RETAKE] > 0.0 and rand_float(rng) < params[HEAVY_KO_RETAKE]:
@@ -452,6 +465,10 @@ def heavy_move(params, patterns, replies, pts, meta, zobrist, c, rng):
                 return m
         if params[HEAVY_TWO_LIBS] > 0.0 and rand_float(rng) < params[HEAVY_TWO_LIBS]:
             m = two_liberty_move(pts, meta, c, rng, last)
+            if m != PASS:
+                return m
+        if late:
+            m = _reply(params, replies, pts, meta, c, last, max_stones, rng)
             if m != PASS:
                 return m
         if rand_float(rng) < params[HEAVY_PATTERN]:
