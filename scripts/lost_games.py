@@ -1,0 +1,258 @@
+"""Where goengine's lost games were lost, and what kind of loss each was.
+
+    goengine review GAMES --visits 5000 --threads 1 --mistakes 3 > review.txt   # GAME-review.sgf beside each
+    python scripts/lost_games.py results/pachi-baseline-9x9-30s --reviews results/pachi-baseline-9x9-30s/review
+
+For every game of the match folder's ``games.jsonl`` that goengine lost, its review SGF (the file
+``goengine review`` writes, ``NAME-review.sgf`` for the game's ``NAME.sgf``, in ``--reviews``)
+gives the reviewer's win rate for goengine after every move (``SBKV``, Black's) and each move's
+loss. From them and the record:
+
+- **lost at**: the move after which the reviewer's win rate for goengine stays below 50 % to the
+  end, and whose move it was (goengine's or the opponent's). A game whose curve fell for good only
+  in its last ``LATE`` moves was, to the reviewer, still won shortly before the end: a **late
+  fall**. The reviewer is goengine's own search with a larger budget, so such a game was lost to
+  something its playouts misjudge, not to a move more time would have found.
+- **stage**: the stage of the game ``lost at`` falls in, in quarters of the board's points
+  (moves 1-20, 21-40, 41-60 and 61 on, on 9x9).
+- **biggest mistake**: goengine's move with the largest loss of win rate, that loss, its loss in
+  points, the seconds goengine spent on it against its median for the game, and its clock left
+  before it.
+- **kind**: ``time`` when goengine lost on time; else ``group`` when goengine lost at least
+  ``GROUP_STONES`` stones more than the opponent, captured during the game or dead at its end
+  (GNU Go's ``final_status_list dead`` on the last position): a group that died or a race lost;
+  else ``points``: no group was lost, the game was lost on the count of territory.
+
+GNU Go (``--gnugo``, Debian's ``/usr/games/gnugo``) is the judge of the dead stones, an engine
+with other blind spots than goengine's. ``--json`` prints one object a game instead of the tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from sgfmill import sgf as sgfmill
+
+from goengine import coords
+from goengine.board import BLACK, WHITE, Board
+from goengine.lab.client import GtpClient
+from goengine.lab.records import CorruptRecords, load_records
+from goengine.lab.referee_clock import TimeControl
+
+GNUGO = "/usr/games/gnugo"
+LATE = 4  # a curve that falls below 50 % for good only in the last LATE moves: a late fall
+GROUP_STONES = 5  # stones lost beyond the opponent's that make a loss a group's
+LOSS = re.compile(r"Move (\d+) \([BW] [A-Z]+\d*\): loss (-?[\d.]+) % of \w+'s win rate, (-?[\d.]+) points")
+
+
+@dataclass(frozen=True)
+class LostGame:
+    """One lost game, as the module's docstring defines its figures (win rates in percent)."""
+
+    game: str
+    color: str
+    moves: int
+    lost_at: int
+    lost_by: str  # "goengine" or "opponent": whose move lost_at is
+    late_fall: bool
+    stage: str
+    mistake_move: int
+    mistake_winrate_loss: float
+    mistake_points_loss: float
+    mistake_seconds: float | None
+    median_seconds: float | None
+    clock_left: float | None
+    stones_lost: int  # goengine's stones captured in the game or dead at its end
+    stones_won: int  # the opponent's
+    kind: str
+
+
+def curve(review: Path, color: int) -> tuple[list[float], dict[int, tuple[float, float]]]:
+    """From a review SGF: the reviewer's win rate for ``color`` after each move of the main line
+    (percent), and each move's (win-rate loss, points loss) by its number."""
+    game = sgfmill.Sgf_game.from_bytes(review.read_bytes())
+    rates: list[float] = []
+    losses: dict[int, tuple[float, float]] = {}
+    for node in game.get_main_sequence()[1:]:
+        if node.get_move()[0] is None:
+            continue
+        black = float(node.get("SBKV"))
+        rates.append(black if color == BLACK else 100.0 - black)
+        match = LOSS.search(node.get("C") if node.has_property("C") else "")
+        if match:
+            losses[int(match.group(1))] = (float(match.group(2)), float(match.group(3)))
+    return rates, losses
+
+
+def lost_at(rates: list[float]) -> int:
+    """The move (numbered from 1) after which ``rates`` stay below 50 to the end: 1 when they
+    never reach 50 after move 1, len(rates) + 1 when the last is not below 50."""
+    k = len(rates)
+    while k > 0 and rates[k - 1] < 50.0:
+        k -= 1
+    return k + 1
+
+
+def stage_name(move: int, size: int) -> str:
+    """The quarter of the board's points a move number falls in: "1-20", ..., "61+" on 9x9."""
+    quarter = max(1, size * size // 4)
+    k = min((move - 1) // quarter, 3)
+    return f"{k * quarter + 1}+" if k == 3 else f"{k * quarter + 1}-{(k + 1) * quarter}"
+
+
+def captured_stones(size: int, moves: list[str], handicap: list[str] = ()) -> tuple[Board, dict[int, int]]:
+    """The game replayed from its ``handicap`` stones (vertices, Black's): its last board and how
+    many stones of each colour were captured."""
+    board = Board.from_stones(size, [(BLACK, coords.from_gtp(size, v)) for v in handicap])
+    lost = {BLACK: 0, WHITE: 0}
+    for move in moves:
+        color, vertex = move.split()
+        color = BLACK if color == "B" else WHITE
+        taken = board.play(color, vertex, superko=False)
+        lost[WHITE if color == BLACK else BLACK] += taken
+    return board, lost
+
+
+def dead_stones(gnugo: GtpClient, record: dict) -> dict[int, int]:
+    """GNU Go's dead stones of each colour in the game's last position."""
+    gnugo.send(f"boardsize {record['size']}")
+    gnugo.send("clear_board")
+    gnugo.send(f"komi {record['komi']:g}")
+    handicap = record.get("handicap_stones") or []
+    for move in [f"B {v}" for v in handicap] + record["moves"]:
+        color, vertex = move.split()
+        gnugo.send(f"play {color} {vertex}")
+    dead = {BLACK: 0, WHITE: 0}
+    board, _ = captured_stones(record["size"], record["moves"], handicap)
+    for vertex in gnugo.send("final_status_list dead").split():
+        color = board.color_at(vertex)
+        if color in dead:
+            dead[color] += 1
+    return dead
+
+
+def examine(record: dict, review: Path, gnugo: GtpClient) -> LostGame:
+    """The figures of one lost game (``record``, a line of games.jsonl) from its review."""
+    color = BLACK if record["engine_black"] else WHITE
+    rates, losses = curve(review, color)
+    at = lost_at(rates)
+    letter = "B" if color == BLACK else "W"
+    first = next(k + 1 for k, move in enumerate(record["moves"]) if move.startswith(letter))  # then every other
+    own = {n: losses[n] for n in range(first, len(rates) + 1, 2) if n in losses}
+    mistake = max(own, key=lambda n: own[n][0])
+    times = record["black" if color == BLACK else "white"].get("times") or []
+    index = (mistake - first) // 2
+    seconds = times[index] if index < len(times) else None
+    main_time = TimeControl.parse(str(record["time"])).main if record.get("time") else None
+    clock_left = main_time - sum(times[:index]) if main_time is not None and times else None
+    _, captured = captured_stones(record["size"], record["moves"], record.get("handicap_stones") or [])
+    dead = dead_stones(gnugo, record)
+    other = WHITE if color == BLACK else BLACK
+    stones_lost, stones_won = captured[color] + dead[color], captured[other] + dead[other]
+    if record["reason"] == "time":
+        kind = "time"
+    elif stones_lost - stones_won >= GROUP_STONES:
+        kind = "group"
+    else:
+        kind = "points"
+    by_goengine = at <= len(rates) and (at - first) % 2 == 0
+    return LostGame(
+        game=Path(record["sgf"]).stem,
+        color=letter,
+        moves=len(rates),
+        lost_at=at,
+        lost_by="goengine" if by_goengine else "opponent",
+        late_fall=at > len(rates) - LATE,
+        stage=stage_name(min(at, len(rates)), record["size"]),
+        mistake_move=mistake,
+        mistake_winrate_loss=own[mistake][0],
+        mistake_points_loss=own[mistake][1],
+        mistake_seconds=seconds,
+        median_seconds=statistics.median(times) if times else None,
+        clock_left=clock_left,
+        stones_lost=stones_lost,
+        stones_won=stones_won,
+        kind=kind,
+    )
+
+
+def tables(games: list[LostGame], size: int) -> str:
+    """The lost games summed up: by kind and by stage, then the late falls and the time."""
+    n = len(games)
+    header = (
+        "kind    games  late falls  lost at (median move)  stones lost beyond the opponent's (median)  "
+        "goengine's biggest mistake (median win-rate loss, points)"
+    )
+    lines = [f"{n} lost games", "", header]
+    for kind in ("group", "points", "time"):
+        these = [g for g in games if g.kind == kind]
+        if these:
+            lines.append(
+                f"{kind:7} {len(these):5}  {sum(g.late_fall for g in these):10}  "
+                f"{statistics.median(g.lost_at for g in these):21g}  "
+                f"{statistics.median(g.stones_lost - g.stones_won for g in these):42g}  "
+                f"{statistics.median(g.mistake_winrate_loss for g in these):.1f} %, "
+                f"{statistics.median(g.mistake_points_loss for g in these):.1f}"
+            )
+    stages = [stage_name(m, size) for m in (1, size * size // 4 + 1, size * size // 2 + 1, 3 * size * size // 4 + 1)]
+    lines += [
+        "",
+        "stage of the game where the curve fell for good: "
+        + ", ".join(f"{s} {sum(g.stage == s for g in games)}" for s in stages),
+    ]
+    late = [g for g in games if g.late_fall]
+    by_goengine = sum(g.lost_by == "goengine" for g in games)
+    lines.append(f"late falls (below 50 % for good only in the last {LATE} moves): {len(late)} of {n}")
+    lines.append(f"the fall's move was goengine's: {by_goengine} of {n}")
+    timed = [g for g in games if g.mistake_seconds is not None and g.median_seconds]
+    if timed:
+        shorter = sum(g.mistake_seconds < g.median_seconds for g in timed)
+        lines.append(
+            f"biggest mistake played in less than the game's median time a move: {shorter} of {len(timed)}; "
+            f"clock left before it: median {statistics.median(g.clock_left for g in timed):.1f} s"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out", help="a match's --out folder (holding games.jsonl)")
+    parser.add_argument("--reviews", required=True, help="the folder of the lost games' NAME-review.sgf files")
+    parser.add_argument("--gnugo", default=GNUGO, help=f"GNU Go's binary (default {GNUGO})")
+    parser.add_argument("--json", action="store_true", help="one JSON object a game")
+    args = parser.parse_args(argv)
+    try:
+        records = load_records(Path(args.out) / "games.jsonl")
+    except CorruptRecords as err:
+        print(f"lost_games.py: {err}", file=sys.stderr)
+        return 2
+    lost = [r for r in records if r.get("engine_won") is False and not r.get("void")]
+    reviews = Path(args.reviews)
+    games = []
+    missing = []
+    command = [args.gnugo, "--mode", "gtp", "--chinese-rules", "--level", "10"]
+    with GtpClient(command, timeout=120) as gnugo:
+        for record in lost:
+            review = reviews / f"{Path(record['sgf']).stem}-review.sgf"
+            if not review.is_file():
+                missing.append(review.name)
+                continue
+            games.append(examine(record, review, gnugo))
+    if missing:
+        print(f"lost_games.py: no review for {len(missing)} lost games: {', '.join(missing)}", file=sys.stderr)
+    if args.json:
+        for game in games:
+            print(json.dumps(asdict(game)))
+    elif games:
+        print(tables(games, lost[0]["size"]))
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
