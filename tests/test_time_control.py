@@ -51,6 +51,12 @@ def margin(per_move: float) -> float:
     return per_move * (1 - SAFETY_SHARE) - SAFETY_SECONDS - MOVE_MARGIN
 
 
+# The default plan share (``SearchConfig.plan_share``) and the moves it plans on an empty 9x9: 0.7 of
+# Fuego's estimate, (81 - 81/4) / 2 = 30.375
+SHARE = 0.7
+EMPTY_9X9 = SHARE * 30.375  # 21.2625
+
+
 def planned(main_left: float, reserve: float, moves: float) -> float:
     """What it gives in main time: the time left less the reserve, over the moves planned."""
     return (main_left - reserve) / moves - MOVE_MARGIN
@@ -188,14 +194,15 @@ def test_no_time_settings_means_no_limit_from_the_clock():
     assert engine.seconds_for_move(BLACK, engine.game.board) is None
 
 
-def test_absolute_time_on_an_empty_9x9_is_spread_over_the_moves_fuego_expects():
-    """81 empty points: (81 - 81/4) / 2 = 30.375 moves still to play (Fuego's estimate); 60 s less
-    the reserve of 5 % (3 s) over them, less the margin: 1.83 s."""
+def test_absolute_time_on_an_empty_9x9_is_spread_over_the_default_share_of_the_moves_fuego_expects():
+    """81 empty points: (81 - 81/4) / 2 = 30.375 moves still to play (Fuego's estimate), of which
+    the default plan share, 0.7, is 21.2625; 60 s less the reserve of 5 % (3 s) over them, less
+    the margin: 2.63 s."""
     engine = Engine()
     engine.clocks.start(time_settings_from_gtp(60, 0, 0))
     allowed = engine.seconds_for_move(BLACK, engine.game.board)
-    assert allowed == pytest.approx(planned(60, 3, 30.375))
-    assert allowed == pytest.approx(1.8265, abs=1e-4)
+    assert allowed == pytest.approx(planned(60, 3, EMPTY_9X9))
+    assert allowed == pytest.approx(2.6308, abs=1e-4)
 
 
 @pytest.mark.parametrize(
@@ -224,8 +231,8 @@ def test_time_left_replaces_the_main_time_and_is_per_colour():
     engine.clocks.start(time_settings_from_gtp(600, 0, 0))
     engine.clocks.report(BLACK, 40, 0)
     # the reserve stays 5 % of the main time (30 s), whatever is left
-    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(planned(40, 30, 30.375))
-    assert engine.seconds_for_move(WHITE, engine.game.board) == pytest.approx(planned(600, 30, 30.375))
+    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(planned(40, 30, EMPTY_9X9))
+    assert engine.seconds_for_move(WHITE, engine.game.board) == pytest.approx(planned(600, 30, EMPTY_9X9))
 
 
 def test_fewer_empty_points_give_more_time_per_move_but_at_least_3n_over_2_moves_are_planned():
@@ -236,9 +243,9 @@ def test_fewer_empty_points_give_more_time_per_move_but_at_least_3n_over_2_moves
     full = set_up("\n".join(["X X X X X X X X X"] * 8 + [". . . . . . . . ."]))
     full.clocks.start(time_settings_from_gtp(60, 0, 0))
     assert full.seconds_for_move(BLACK) == pytest.approx(planned(60, 3, 13.5))
-    big = Engine(EngineConfig(size=19))  # 361 empty: (361 - 90.25) / 2 = 135.375 moves
+    big = Engine(EngineConfig(size=19))  # 361 empty: 0.7 (361 - 90.25) / 2 = 94.7625 moves
     big.clocks.start(time_settings_from_gtp(600, 0, 0))
-    assert big.seconds_for_move(BLACK) == pytest.approx(planned(600, 30, 135.375))
+    assert big.seconds_for_move(BLACK) == pytest.approx(planned(600, 30, SHARE * 135.375))
 
 
 def test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps_its_reserve():
@@ -269,7 +276,8 @@ def test_canadian_byo_yomi_with_stones_left_spreads_the_period_over_them():
 def test_canadian_main_time_adds_one_stone_share_of_the_period():
     engine = Engine()
     engine.clocks.start(time_settings_from_gtp(60, 30, 5))
-    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(planned(60, 3, 30.375) + margin(30 / 5))
+    allowed = engine.seconds_for_move(BLACK, engine.game.board)
+    assert allowed == pytest.approx(planned(60, 3, EMPTY_9X9) + margin(30 / 5))
 
 
 def test_japanese_byoyomi_period_is_the_time_for_one_move():
@@ -284,7 +292,7 @@ def test_japanese_byoyomi_main_time_adds_one_period():
     engine = Engine()
     engine.clocks.start(TimeSettings("byoyomi", 600, 30, 0, 5))
     engine.clocks.report(BLACK, 400, 0)
-    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(planned(400, 30, 30.375) + margin(30))
+    assert engine.seconds_for_move(BLACK, engine.game.board) == pytest.approx(planned(400, 30, EMPTY_9X9) + margin(30))
 
 
 def test_kgs_byoyomi_time_left_stones_count_periods_not_stones():
@@ -428,9 +436,9 @@ def clock_genmove(monkeypatch, extend=None, seconds=None, leaders=None, **settin
 
 def test_genmove_searches_for_the_seconds_the_clock_allows(monkeypatch):
     """With no playout budget and ``extend_time`` 0 the clock decides alone: genmove gives the
-    search the seconds ``seconds_for_move`` allows ((20 - 1) / 30.375 - 0.05 = 0.58 s on an empty
+    search the seconds ``seconds_for_move`` allows ((20 - 1) / 21.2625 - 0.05 = 0.84 s on an empty
     9x9) and no playout cap, and the search spends them, stopping at most one batch past them."""
-    allowed = planned(20, 1, 30.375)
+    allowed = planned(20, 1, EMPTY_9X9)
     budget, result, clock = clock_genmove(monkeypatch, extend=0.0)
     assert budget.playouts is None and budget.seconds == pytest.approx(allowed)
     assert allowed <= result.seconds < allowed + clock.step
@@ -483,7 +491,7 @@ def test_the_stop_rule_on_hand_computed_roots(elapsed, playouts, best, second, s
 
 
 def test_an_unsure_search_thinks_up_to_twice_its_planned_time(monkeypatch):
-    allowed = planned(20, 1, 30.375)  # 0.575 s
+    allowed = planned(20, 1, EMPTY_9X9)  # 0.84 s
     # two moves level: unsure, and the runner-up never out of reach
     budget, result, _ = clock_genmove(monkeypatch, leaders=lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52)))
     assert budget.playouts is None and budget.seconds == pytest.approx(2 * allowed)
@@ -491,23 +499,23 @@ def test_an_unsure_search_thinks_up_to_twice_its_planned_time(monkeypatch):
 
 
 def test_an_unsure_search_stretches_the_plan_of_its_plan_share(monkeypatch):
-    allowed = planned(20, 1, 21.2625)  # 0.7 of Fuego's 30.375 moves
-    budget, result, _ = clock_genmove(monkeypatch, leaders=lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52)), plan_share=0.7)
+    allowed = planned(20, 1, 30.375)  # a share of 1: Fuego's 30.375 moves
+    budget, result, _ = clock_genmove(monkeypatch, leaders=lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52)), plan_share=1.0)
     assert budget.seconds == pytest.approx(2 * allowed)
     assert 2 * allowed <= result.seconds < 2 * allowed + 0.05
 
 
 def test_a_settled_search_stops_once_the_runner_up_cannot_catch_up(monkeypatch):
-    allowed = planned(20, 1, 30.375)
+    allowed = planned(20, 1, EMPTY_9X9)  # 0.844 s
     # a lead of 0.4 n after n playouts in t seconds: out of reach once 0.4 t > allowed - t,
-    # that is after allowed / 1.4 = 0.41 s, so at the first batch's end past it, 0.45 s
+    # that is after allowed / 1.4 = 0.603 s, so at the first batch's end past it, 0.65 s
     _, result, _ = clock_genmove(monkeypatch, leaders=lambda n: ((0.5 * n, 0.6), (0.1 * n, 0.5)))
-    assert result.seconds == pytest.approx(0.45)
+    assert result.seconds == pytest.approx(0.65)
     assert result.seconds < allowed
 
 
 def test_without_extend_time_or_under_a_shorter_seconds_setting_the_plan_stands(monkeypatch):
-    allowed = planned(20, 1, 30.375)
+    allowed = planned(20, 1, EMPTY_9X9)
     unsure = lambda n: ((0.3 * n, 0.5), (0.3 * n, 0.52))  # noqa: E731
     budget, result, _ = clock_genmove(monkeypatch, extend=0.0, leaders=unsure)
     assert budget.seconds == pytest.approx(allowed) and allowed <= result.seconds < allowed + 0.05
