@@ -12,6 +12,12 @@ only the games the model's training kept out (from the validation date its prove
 the figure to quote. ``--json`` prints ``{"moves": ..., "top1": ..., "top5": ...}`` (and the
 rest) on its last line.
 
+``--gtp COMMAND`` measures a GTP engine's first choice instead, on the same positions: before each
+move it is asked ``genmove``, its answer taken back with ``undo``, and the move played given to it
+with ``play`` (so it must know ``undo``); only top-1 is reported. Pachi's pattern engine, the prior
+of its search played alone: ``--gtp "pachi --nodcnn --nojoseki -e pattern"``. A game the engine
+refuses a command of (an error answer) is named on stderr with the move and left out.
+
 A game that cannot be read, or replayed under goengine's rules (a move on an occupied point, a
 suicide, a ko retaken at once, a position repeated: positional superko), is skipped: named on
 stderr (the file, the line the game starts on, the move, the reason), counted in the table's
@@ -23,11 +29,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
 
-from goengine import training
+import numpy as np
+
+from goengine import coords, training
+from goengine.board import BLACK, PASS
+from goengine.lab.client import GtpClient, GtpClientError, GtpError
 from goengine.movemodel import DEFAULT_PATH, MoveModel
 
 GAMES = Path(__file__).resolve().parent.parent / "data" / "games" / "tom9d_2008-2011.sgf.xz"  # data/games/README.md
@@ -51,7 +62,83 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--strict", action="store_true", help="stop at the first game that cannot be read or replayed (not skip it)"
     )
+    p.add_argument("--gtp", metavar="COMMAND", help="measure this GTP engine's first choice (genmove) instead")
     return p.parse_args(argv)
+
+
+def _vertex(size: int, color: int, point: int) -> tuple[str, str]:
+    return ("b" if color == BLACK else "w"), ("pass" if point == PASS else coords.to_gtp(size, point))
+
+
+def engine_choices(
+    engine: GtpClient, games: list[training.Game], progress=None
+) -> tuple[np.ndarray, np.ndarray, list[training.Skipped]]:
+    """Before each move of ``games`` that is not a pass, the GTP ``engine``'s first choice
+    (``genmove``, taken back with ``undo``) against the move played, which is then ``play``ed: for
+    every move measured, 1.0 when they agree (else 0.0) and its number in its game (from 0); and
+    the games the engine refused a command of (an error answer), each named with the move and left
+    out of the figures. ``progress(1)`` after each game."""
+    hits: list[float] = []
+    numbers: list[int] = []
+    refused: list[training.Skipped] = []
+    for game in games:
+        game_hits: list[float] = []
+        game_numbers: list[int] = []
+        k = -1
+        try:
+            engine.send(f"boardsize {game.size}")
+            engine.send("clear_board")
+            for point, color in zip(game.setup_points.tolist(), game.setup_colors.tolist(), strict=True):
+                engine.send("play {} {}".format(*_vertex(game.size, color, point)))
+            for k, (point, color) in enumerate(zip(game.moves.tolist(), game.colors.tolist(), strict=True)):
+                mover, played = _vertex(game.size, color, point)
+                if point != PASS:
+                    chosen = engine.send(f"genmove {mover}").strip().lower()
+                    game_hits.append(1.0 if chosen == played.lower() else 0.0)
+                    game_numbers.append(k)
+                    engine.send("undo")
+                engine.send(f"play {mover} {played}")
+        except GtpError as err:
+            refused.append(training.Skipped(game.source, game.line, k + 1 if k >= 0 else None, f"the engine: {err}"))
+        else:
+            hits += game_hits
+            numbers += game_numbers
+        if progress:
+            progress(1)
+    return np.array(hits), np.array(numbers, dtype=np.int64), refused
+
+
+def measure_engine(args: argparse.Namespace, games: list[training.Game], skipped: list, bar, task) -> int:
+    """``--gtp``: the engine's top-1 on ``games``, as the model's table prints it (top-1 only)."""
+    started = time.perf_counter()
+    try:
+        with GtpClient(shlex.split(args.gtp), timeout=120) as engine:
+            progress = (lambda n: bar.update(task, advance=n)) if bar else None
+            hits, numbers, refused = engine_choices(engine, games, progress)
+    except (OSError, GtpClientError) as err:
+        print(f"predict.py: the engine {args.gtp!r}: {err}", file=sys.stderr)
+        return 2
+    for game in refused:
+        print(f"refused {game}", file=sys.stderr)
+    seconds = time.perf_counter() - started
+    n = len(games) - len(refused)
+    print(f"{n} games, {len(skipped)} skipped, {len(refused)} refused, {len(hits)} moves (passes not counted); "
+          f"engine {args.gtp}")  # fmt: skip
+    print(f"{'moves':>8} {'count':>8} {'top-1':>7}")
+    rows = {"all": np.ones(len(hits), dtype=bool)}
+    rows.update({name: (numbers >= lo) & (numbers < hi) for name, lo, hi in training.BUCKETS})
+    summary = {}
+    for name, mask in rows.items():
+        count = int(mask.sum())
+        top1 = float(hits[mask].mean()) if count else 0.0
+        summary[name] = {"moves": count, "top1": round(top1, 4)}
+        print(f"{name:>8} {count:>8} {top1:>7.1%}")
+    print(f"{len(hits) / seconds:.0f} positions a second ({seconds:.1f} s)")
+    if args.json:
+        every = summary.pop("all")
+        print(json.dumps({**every, "buckets": summary, "games": n, "skipped": [g.as_dict() for g in skipped],
+                          "refused": [g.as_dict() for g in refused]}))  # fmt: skip
+    return 1 if refused else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         if bar:
             bar.start()
             task = bar.add_task("rank moves", total=len(games))
+        if args.gtp:
+            return measure_engine(args, games, skipped, bar, task if bar else None)
         for i in range(0, len(games), BATCH):
             batch = games[i : i + BATCH]
             data = training.extract(batch, model)

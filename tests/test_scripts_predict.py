@@ -1,7 +1,8 @@
 """The measuring command (``scripts/predict.py``) on a tiny collection, run as a subprocess with
 this Python: the table and the final JSON line, ``--held-out`` reading the model's own split,
 ``--games``, the games it skips (named on stderr, counted, listed in the JSON line; refused with
-``--strict``), and how it refuses bad input (exit 2, one line, no traceback). A process costs about
+``--strict``), and how it refuses bad input (exit 2, one line, no traceback); with ``--gtp``, a GTP
+engine's first choices counted on the same positions. A process costs about
 a second, so the bad input is tried on ``main`` in this process in the quick tier, and again as a
 process in the slow one.
 
@@ -21,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from goengine import training
+from goengine import coords, movemodel, training
+from goengine.board import PASS, Board
 from goengine.movemodel import MoveModel
 from goengine.training import Split
 
@@ -217,3 +219,83 @@ def test_a_collection_with_no_held_out_games_is_refused(run, model_file, tmp_pat
     assert refused(run(str(GAMES), "--model", str(model_file), "--games", "0")) == (
         f"predict.py: no games to measure in {GAMES}"
     )
+
+
+# ---- --gtp: a GTP engine's first choice on the same positions
+
+FIXED_ENGINE = r"""
+import sys
+
+answer, refuse = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "quit":
+        print("= \n", flush=True)
+        break
+    if words[0] == "genmove":
+        print(f"= {answer}\n", flush=True)
+    elif words[0] == "play" and words[2].upper() == refuse:
+        print("? illegal move\n", flush=True)
+    else:
+        print("= \n", flush=True)
+"""
+
+
+def fixed_engine(tmp_path, answer: str, refuse: str = "") -> str:
+    """A GTP engine whose every genmove answers ``answer`` and which refuses to play ``refuse``."""
+    path = tmp_path / "fixed_gtp.py"
+    path.write_text(FIXED_ENGINE)
+    return f"{sys.executable} {path} {answer} {refuse}".strip()
+
+
+def test_an_engines_first_choice_is_counted_where_it_is_the_move_played(model_file, tmp_path):
+    games = training.read_games(GAMES)
+    q16 = coords.from_gtp(19, "Q16")
+    hits = sum(int((g.moves == q16).sum()) for g in games)  # every time Q16 was played, by either colour
+    moves = sum(int((g.moves != -1).sum()) for g in games)
+    assert hits > 0
+    lines, summary = measured(
+        predict(str(GAMES), "--model", str(model_file), "--gtp", fixed_engine(tmp_path, "Q16"), "--json")
+    )
+    assert summary["moves"] == moves and summary["top1"] == round(hits / moves, 4)
+    assert summary["refused"] == [] and summary["games"] == 6
+    assert lines[1].split() == ["moves", "count", "top-1"]
+
+
+def test_a_game_the_engine_refuses_is_named_with_its_move_and_left_out(model_file, tmp_path):
+    games = training.read_games(GAMES)
+    # a point some games play and others never do: the engine refuses to play it
+    points = {p for g in games for p in g.moves.tolist() if p != PASS}
+    point = next(p for p in sorted(points) if 0 < sum(p in g.moves for g in games) < len(games))
+    refused_games = [g for g in games if point in g.moves]
+    first = [int(g.moves.tolist().index(point)) + 1 for g in refused_games]  # the move refused, from 1
+    engine = fixed_engine(tmp_path, "A1", coords.to_gtp(19, point))
+    result = predict(str(GAMES), "--model", str(model_file), "--gtp", engine, "--json")
+    assert result.returncode == 1  # the figures are printed, but games were left out
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["games"] == len(games) - len(refused_games)
+    assert summary["moves"] == sum(int((g.moves != -1).sum()) for g in games if point not in g.moves)
+    expected = [(g.line, m) for g, m in zip(refused_games, first, strict=True)]
+    assert [(r["line"], r["move"]) for r in summary["refused"]] == expected
+    assert result.stderr.count("refused ") == len(refused_games) and "the engine: illegal move" in result.stderr
+
+
+@pytest.mark.slow
+def test_goengines_model_player_over_gtp_chooses_what_the_shipped_model_ranks_first():
+    """The GTP loop (set-up, genmove, undo, play) checked against the model itself: goengine's
+    ``--player model`` over GTP agrees with the move played exactly where the shipped model's most
+    probable move, ties broken as the player breaks them, is the move played."""
+    game = training.read_games(GAMES, limit=1)[0]
+    model = movemodel.shipped()
+    board = Board(game.size)
+    expected = []
+    for point, color in zip(game.moves.tolist(), game.colors.tolist(), strict=True):
+        if point != PASS:
+            policy = model.policy(board, color)
+            expected.append(1.0 if min(policy, key=lambda m: (-policy[m], m)) == point else 0.0)
+        board.play(color, point)
+    goengine = f"{sys.executable} -m goengine --player model --threads 1"
+    _, summary = measured(predict(str(GAMES), "--games", "1", "--gtp", goengine, "--json"))
+    assert summary["moves"] == len(expected) and summary["top1"] == round(sum(expected) / len(expected), 4)
