@@ -299,3 +299,8 @@ def test_goengines_model_player_over_gtp_chooses_what_the_shipped_model_ranks_fi
     goengine = f"{sys.executable} -m goengine --player model --threads 1"
     _, summary = measured(predict(str(GAMES), "--games", "1", "--gtp", goengine, "--json"))
     assert summary["moves"] == len(expected) and summary["top1"] == round(sum(expected) / len(expected), 4)
+
+
+def test_an_engine_that_cannot_start_is_refused_in_one_line(model_file, tmp_path):
+    line = refused(predict(str(GAMES), "--model", str(model_file), "--gtp", str(tmp_path / "no-such-engine")))
+    assert "no-such-engine" in line and "No such file" in line
