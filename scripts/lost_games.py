@@ -119,8 +119,9 @@ def captured_stones(size: int, moves: list[str], handicap: list[str] = ()) -> tu
     return board, lost
 
 
-def dead_stones(gnugo: GtpClient, record: dict) -> dict[int, int]:
-    """GNU Go's dead stones of each colour in the game's last position."""
+def dead_stones(gnugo: GtpClient, record: dict, board: Board) -> dict[int, int]:
+    """GNU Go's dead stones of each colour in the game's last position (``board``, the game
+    replayed, tells their colours)."""
     gnugo.send(f"boardsize {record['size']}")
     gnugo.send("clear_board")
     gnugo.send(f"komi {record['komi']:g}")
@@ -129,7 +130,6 @@ def dead_stones(gnugo: GtpClient, record: dict) -> dict[int, int]:
         color, vertex = move.split()
         gnugo.send(f"play {color} {vertex}")
     dead = {BLACK: 0, WHITE: 0}
-    board, _ = captured_stones(record["size"], record["moves"], handicap)
     for vertex in gnugo.send("final_status_list dead").split():
         color = board.color_at(vertex)
         if color in dead:
@@ -151,8 +151,8 @@ def examine(record: dict, review: Path, gnugo: GtpClient) -> LostGame:
     seconds = times[index] if index < len(times) else None
     main_time = TimeControl.parse(str(record["time"])).main if record.get("time") else None
     clock_left = main_time - sum(times[:index]) if main_time is not None and times else None
-    _, captured = captured_stones(record["size"], record["moves"], record.get("handicap_stones") or [])
-    dead = dead_stones(gnugo, record)
+    board, captured = captured_stones(record["size"], record["moves"], record.get("handicap_stones") or [])
+    dead = dead_stones(gnugo, record, board)
     other = WHITE if color == BLACK else BLACK
     stones_lost, stones_won = captured[color] + dead[color], captured[other] + dead[other]
     if record["reason"] == "time":
