@@ -11,7 +11,7 @@ import re
 import pytest
 
 from goengine.lab.records import load_records
-from goengine.lab.tune import Knob, Tuner, delta_of, gains, perturbed, step
+from goengine.lab.tune import DEFAULT_A, DEFAULT_C, Knob, Tuner, delta_of, gains, perturbed, step
 
 
 def test_the_gains_and_a_step_are_spalls_formulas():
@@ -24,6 +24,16 @@ def test_the_gains_and_a_step_are_spalls_formulas():
     # the score rose with theta+: (0.75 - 0.25) / (2 * 0.1) = 2.5, times a_k 0.1 and delta
     assert step([0.5, 0.5], [1, -1], 0.75, 0.25, 0.1, 0.1) == pytest.approx([0.75, 0.25])
     assert delta_of(7, 3, 5) == delta_of(7, 3, 5) and set(delta_of(7, 3, 50)) == {1, -1}
+
+
+def test_the_default_gains_take_a_small_first_step():
+    """Two games a side, one more won at theta+ than at theta- (r+ - r- = 0.5), 200 iterations
+    planned (A = 20): the first step moves a knob by 0.15 / 21^0.602 * 0.5 / 0.3 = 4.0 % of its
+    range, by hand; a gain of 1 moved it 40 %, to the end of its range in one iteration."""
+    a_k, c_k = gains(0, DEFAULT_A, DEFAULT_C, big_a=20.0)
+    assert c_k == pytest.approx(0.15)
+    (moved,) = step([0.5], [1], 0.75, 0.25, a_k, c_k)
+    assert moved - 0.5 == pytest.approx(0.15 / 21**0.602 * 0.5 / 0.3) == pytest.approx(0.040, abs=0.001)
 
 
 def test_spsa_climbs_to_the_optimum_of_a_noisy_win_rate():

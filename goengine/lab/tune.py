@@ -46,6 +46,13 @@ from goengine.lab.schedule import play_games
 ALPHA = 0.602  # Spall 1998's exponents of the gain sequences
 GAMMA = 0.101
 _KNOB = re.compile(r"^(?:(rule|playout|prior|dynkomi)\.)?([a-z][a-z0-9_]*)$")
+# The default gains. One iteration's score difference r+ - r- is noise of about 0.5 with two games
+# a side, and a parameter's whole range is worth a few points of win rate in Go, so a step must be
+# small: with a = c = 0.15 and A = 20, a difference of 0.5 moves a knob by 0.15 / 21^0.602 * 0.5 /
+# 0.3 = 4 % of its range at first (a = 1 moved it 40 %, to its ends in one iteration: seen on the
+# first run against Pachi), and theta + c delta stays within 15 % of theta.
+DEFAULT_A = 0.15
+DEFAULT_C = 0.15
 _OPTION = {"rule": "--param", "playout": "--playout-param", "prior": "--prior-param", "dynkomi": "--dynkomi-param"}
 
 
@@ -141,8 +148,8 @@ class Tuner:
     out: Path
     iterations: int = 100
     games: int = 2
-    a: float = 1.0
-    c: float = 0.1
+    a: float = DEFAULT_A
+    c: float = DEFAULT_C
     seed: int = 1
     spec: dict = field(default_factory=dict)
 
@@ -256,8 +263,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Tuner
     p.add_argument("--komi", type=float, default=7.5)
     p.add_argument("--iterations", type=int, default=100)
     p.add_argument("--games", type=int, default=2, help="games a side and iteration (colours alternate)")
-    p.add_argument("--a", type=float, default=1.0, help="SPSA's step gain a (on the unit scale)")
-    p.add_argument("--c", type=float, default=0.1, help="SPSA's perturbation c (on the unit scale)")
+    p.add_argument("--a", type=float, default=DEFAULT_A, help="SPSA's step gain a (on the unit scale)")
+    p.add_argument("--c", type=float, default=DEFAULT_C, help="SPSA's perturbation c (on the unit scale)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1, help="games played at once")
     p.add_argument("--cluster", default=None, metavar="tcp://HOST:PORT")
