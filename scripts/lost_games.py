@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shlex
 import statistics
 import sys
 from dataclasses import asdict, dataclass
@@ -43,9 +44,9 @@ from goengine import coords
 from goengine.board import BLACK, WHITE, Board
 from goengine.lab.client import GtpClient
 from goengine.lab.records import CorruptRecords, load_records
+from goengine.lab.referee import GNUGO, replay_record
 from goengine.lab.referee_clock import TimeControl
 
-GNUGO = "/usr/games/gnugo"
 LATE = 4  # a curve that falls below 50 % for good only in the last LATE moves: a late fall
 GROUP_STONES = 5  # stones lost beyond the opponent's that make a loss a group's
 LOSS = re.compile(r"Move (\d+) \([BW] [A-Z]+\d*\): loss (-?[\d.]+) % of \w+'s win rate, (-?[\d.]+) points")
@@ -122,13 +123,7 @@ def captured_stones(size: int, moves: list[str], handicap: list[str] = ()) -> tu
 def dead_stones(gnugo: GtpClient, record: dict, board: Board) -> dict[int, int]:
     """GNU Go's dead stones of each colour in the game's last position (``board``, the game
     replayed, tells their colours)."""
-    gnugo.send(f"boardsize {record['size']}")
-    gnugo.send("clear_board")
-    gnugo.send(f"komi {record['komi']:g}")
-    handicap = record.get("handicap_stones") or []
-    for move in [f"B {v}" for v in handicap] + record["moves"]:
-        color, vertex = move.split()
-        gnugo.send(f"play {color} {vertex}")
+    replay_record(gnugo, record)
     dead = {BLACK: 0, WHITE: 0}
     for vertex in gnugo.send("final_status_list dead").split():
         color = board.color_at(vertex)
@@ -224,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out", help="a match's --out folder (holding games.jsonl)")
     parser.add_argument("--reviews", required=True, help="the folder of the lost games' NAME-review.sgf files")
-    parser.add_argument("--gnugo", default=GNUGO, help=f"GNU Go's binary (default {GNUGO})")
+    judge = shlex.split(GNUGO)
+    parser.add_argument("--gnugo", default=judge[0], help=f"GNU Go's binary (default {judge[0]})")
     parser.add_argument("--json", action="store_true", help="one JSON object a game")
     args = parser.parse_args(argv)
     try:
@@ -236,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     reviews = Path(args.reviews)
     games = []
     missing = []
-    command = [args.gnugo, "--mode", "gtp", "--chinese-rules", "--level", "10"]
+    command = [args.gnugo, *judge[1:]]
     with GtpClient(command, timeout=120) as gnugo:
         for record in lost:
             review = reviews / f"{Path(record['sgf']).stem}-review.sgf"

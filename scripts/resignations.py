@@ -10,13 +10,13 @@ For the first ``--games`` games of the JSONL that goengine lost by resigning, th
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
 from goengine.lab.client import GtpClient
 from goengine.lab.records import CorruptRecords, load_records
-
-GNUGO = ["/usr/games/gnugo", "--mode", "gtp", "--chinese-rules", "--level", "10"]
+from goengine.lab.referee import GNUGO, replay_record
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,15 +31,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     resigned = [r for r in records if r["reason"] == "resignation" and r["engine_won"] is False][: args.games]
     margins = []
-    with GtpClient(GNUGO, timeout=120) as gnugo:
+    with GtpClient(shlex.split(GNUGO), timeout=120) as gnugo:
         for r in resigned:
-            gnugo.send(f"boardsize {r['size']}")
-            gnugo.send("clear_board")
-            gnugo.send(f"komi {r['komi']:g}")
-            for stone in r.get("handicap_stones") or ():
-                gnugo.send(f"play B {stone}")
-            for move in r["moves"]:
-                gnugo.send(f"play {move}")
+            replay_record(gnugo, r)
             estimate = gnugo.send("estimate_score")
             lead = estimate.split()[0]
             value = float(lead[2:]) if "+" in lead else 0.0

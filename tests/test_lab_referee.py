@@ -10,9 +10,13 @@ loses on time, on the move whose time crossed it.
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 from gtp_harness import GtpHarness
 from match_harness import (
+    GNUGO_LEVEL0,
+    HAVE_GNUGO,
     check_record,
     check_sgf,
     records_of,
@@ -20,9 +24,10 @@ from match_harness import (
     table_rows,
 )
 
+from goengine.board import BLACK, WHITE, Board
 from goengine.config import EngineConfig, SearchConfig
-from goengine.lab.client import GtpError
-from goengine.lab.referee import GENMOVE_ANALYSIS, read_genmove_analysis
+from goengine.lab.client import GtpClient, GtpError
+from goengine.lab.referee import GENMOVE_ANALYSIS, read_genmove_analysis, replay_record
 
 
 @pytest.mark.slow
@@ -192,3 +197,35 @@ def test_a_move_asked_through_genmove_analysis_is_the_move_genmove_plays():
         assert answer == move
         winrate, _lead, visits = figures
         assert 0.0 <= winrate <= 1.0 and visits >= 299
+
+
+@pytest.mark.gnugo
+@pytest.mark.skipif(not HAVE_GNUGO, reason="GNU Go not installed")
+def test_a_record_replayed_into_gnugo_gives_the_position_our_board_gives():
+    """A 9x9 record with two handicap stones and a capture (White's D3, taken by D2 between
+    C3, E3 and D4): GNU Go, given it by ``replay_record``, lists the stones our own Board has
+    after the same moves, D3 empty; a move GNU Go refuses (onto a stone) is raised, not skipped."""
+    record = {
+        "size": 9,
+        "komi": 0.5,
+        "handicap_stones": ["G7", "C3"],
+        "moves": ["W D3", "B E3", "W F5", "B D4", "W F6", "B D2"],
+    }
+    board = Board(9)
+    for vertex in record["handicap_stones"]:
+        board.play(BLACK, vertex)
+    for move in record["moves"]:
+        color, vertex = move.split()
+        board.play(BLACK if color == "B" else WHITE, vertex)
+    assert board.color_at("D3") not in (BLACK, WHITE)
+    ours = {c: sorted(v for v in _all_vertices(9) if board.color_at(v) == c) for c in (BLACK, WHITE)}
+    with GtpClient(shlex.split(GNUGO_LEVEL0), timeout=60) as gnugo:
+        replay_record(gnugo, record)
+        for color, name in ((BLACK, "black"), (WHITE, "white")):
+            assert sorted(gnugo.send(f"list_stones {name}").split()) == ours[color]
+        with pytest.raises(GtpError):
+            replay_record(gnugo, {**record, "moves": [*record["moves"], "W C3"]})
+
+
+def _all_vertices(size: int) -> list[str]:
+    return [f"{col}{row}" for col in "ABCDEFGHJKLMNOPQRST"[:size] for row in range(1, size + 1)]

@@ -189,6 +189,20 @@ def _place_handicap(engines: dict[int, GtpClient], spec: GameSpec) -> list[int]:
     return placed[BLACK]
 
 
+def replay_record(client: GtpClient, record: dict) -> None:
+    """Sets a recorded game's last position up in an engine (GNU Go judging it, for
+    ``scripts/resignations.py`` and ``scripts/lost_games.py``): the board size, the komi, the
+    handicap stones and the moves, in order. The engine's ``? message`` to a move it refuses
+    is raised (``GtpError``) rather than skipped, so a judge never judges a position it was not given."""
+    client.send(f"boardsize {record['size']}")
+    client.send("clear_board")
+    client.send(f"komi {record['komi']:g}")
+    for vertex in record.get("handicap_stones") or ():
+        client.send(f"play B {vertex}")
+    for move in record["moves"]:
+        client.send(f"play {move}")
+
+
 def play_game(spec: GameSpec) -> dict:
     """Referee one game; the record says who won and how, or that the game is void."""
     started = datetime.now(UTC).isoformat(timespec="seconds")
