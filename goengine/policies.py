@@ -161,9 +161,27 @@ POLICIES = Registry(
                     "fights instead of before them",
                     flag=True,
                 ),
+                Param(
+                    "two_libs_miai",
+                    kpolicy.HEAVY_TWO_LIBS_MIAI,
+                    0.0,
+                    "two_liberty_fights_skip_miai",
+                    "the two-liberty fights leave alone a chain that can connect on one liberty and connect or "
+                    "run out on the other (Pachi's miai_2lib)",
+                    flag=True,
+                ),
+                Param(
+                    "two_libs_counter",
+                    kpolicy.HEAVY_TWO_LIBS_COUNTER,
+                    0.0,
+                    "two_liberty_fights_counter_atari",
+                    "the two-liberty fights also defend our chain by capturing or safely atari-ing an opponent "
+                    "chain next to it (Pachi's counter-atari)",
+                    flag=True,
+                ),
             ),
             "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; "
-            "Pachi playout/moggy.c, tactics/selfatari.c, tactics/nakade.c; Baier and Drake 2010 (LGRF)",
+            "Pachi playout/moggy.c, tactics/selfatari.c, tactics/nakade.c, tactics/2lib.c; Baier and Drake 2010 (LGRF)",
         ),
     ),
     MAX_PARAMS,

@@ -270,6 +270,179 @@ def test_two_liberty_fights_answer_the_last_move_with_a_safe_atari_or_an_extensi
     assert POLICIES.array("heavy")[kpolicy.HEAVY_TWO_LIBS] == 0.0  # off unless asked for
 
 
+# White's E5 (the last move) has two liberties, E4 and E6, and is safe by miai: on E6 it joins
+# White's E7 F7 (four liberties), on E4 it runs out to D4 and F4.
+WHITE_MIAI = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . O O . . .
+    . . . X . X . . .
+    . . . X . X . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+# White's F5 (the last move) leaves Black's D5 E5 two liberties, D6 and E6, as in
+# BLACK_TWO_LIBERTIES; White's D4 E4 next to them have two liberties too, C4 and F4, between
+# Black's D3 E3: a Black atari on either is safe (two liberties for the stone).
+BLACK_COUNTER = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . O X X . . . .
+    . . . O O . . . .
+    . . . X X . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def two_libs_kernel(board, miai, counter, n=200, seed=1):
+    """The moves rule 2b alone (``two_liberty_move``) offers the side to move, over ``n`` draws,
+    as (row, col) or None for PASS."""
+    pts, meta, rng = board.pts, board.meta, new_state(seed)
+    c, last = np.int64(board.to_move), np.int64(meta[kb.LAST_MOVE])
+    found = set()
+    for _ in range(n):
+        p = int(kpolicy.two_liberty_move(pts, meta, c, rng, last, miai, counter))
+        found.add(None if p == PASS else coords.row_col(board.size, p))
+    return found
+
+
+def test_with_miai_a_chain_that_connects_on_one_liberty_and_runs_out_on_the_other_is_left_alone():
+    board = position(WHITE_MIAI, (4, 4), WHITE)
+    pts, meta = board.pts, board.meta
+    e5, e4, e6 = (coords.point(9, *q) for q in ((4, 4), (5, 4), (3, 4)))
+    root = np.int64(pts[kb.CHAIN, e5])
+    assert kpolicy.two_liberty_miai(pts, meta, root, np.int64(WHITE), np.int64(e4), np.int64(e6))
+    assert kpolicy.two_liberty_miai(pts, meta, root, np.int64(WHITE), np.int64(e6), np.int64(e4))
+    # without miai Black ataris on either liberty; with it, rule 2b offers nothing
+    assert two_libs_kernel(board, False, False) == {(3, 4), (5, 4)}
+    assert two_libs_kernel(board, True, False) == {None}
+    assert set(draw_moves(board, heavy_params(two_libs=1), 200)) == {(3, 4), (5, 4)}
+    # WHITE_TWO_LIBERTIES' E5 E6 can run out on both liberties but connect on neither: no miai
+    # (two ways out can both be blocked; Pachi's miai_2lib asks for a connection too)
+    board = position(WHITE_TWO_LIBERTIES, (4, 4), WHITE)
+    assert two_libs_kernel(board, True, False) == {(2, 4), (5, 4)}
+
+
+def test_with_counter_our_chain_of_two_liberties_is_also_defended_by_an_atari_on_its_neighbour():
+    board = position(BLACK_COUNTER, (4, 5), WHITE)
+    assert two_libs_kernel(board, False, False) == {(3, 3), (3, 4)}  # the extensions
+    assert two_libs_kernel(board, False, True) == {(3, 3), (3, 4), (5, 2), (5, 5)}  # and the ataris on D4 E4
+    assert set(draw_moves(board, heavy_params(two_libs=1, two_libs_counter=1), 300)) == {
+        (3, 3),
+        (3, 4),
+        (5, 2),
+        (5, 5),
+    }
+    assert POLICIES.array("heavy")[kpolicy.HEAVY_TWO_LIBS_COUNTER] == 0.0  # off unless asked for
+    assert POLICIES.array("heavy")[kpolicy.HEAVY_TWO_LIBS_MIAI] == 0.0
+
+
+def naive_two_liberty_candidates(grid, board, color, last, miai, counter):
+    """Rule 2b's candidates from naive, as its docstring states them: for each chain at or next
+    to ``last`` with two liberties (skipped with ``miai`` when it connects, to a chain of its
+    colour with two liberties or more, on one liberty and connects or has another empty
+    neighbour on the other), the opponent's: each liberty where our stone keeps two liberties;
+    ours: each liberty that gives three, and with ``counter`` the liberty of an opponent chain
+    in atari next to it, if legal, and the safe ataris on one with two liberties."""
+    size = len(grid)
+    ko = None
+    if board.ko_point is not None and board.ko_color == color:
+        ko = coords.row_col(size, board.ko_point)
+
+    def playable(q):
+        return naive.illegal_reason(grid, color, *q, ko) is None and not naive.is_eye(grid, color, *q)
+
+    def libs_after(q):
+        after, _captured = naive.play(grid, color, *q)
+        return len(naive.liberties(after, *q))
+
+    def connects(lib, colour, stones):
+        return any(
+            grid[r][c] == colour and (r, c) not in stones and len(naive.liberties(grid, r, c)) >= 2
+            for r, c in naive.neighbours(grid, *lib)
+        )
+
+    def pulls_out(lib, other):
+        return any(grid[r][c] == kb.EMPTY and (r, c) != other for r, c in naive.neighbours(grid, *lib))
+
+    def safe_ataris(libs):
+        return {q for q in libs if playable(q) and libs_after(q) >= 2}
+
+    out = set()
+    seen = set()
+    for q in [last, *naive.neighbours(grid, *last)]:
+        colour = grid[q[0]][q[1]]
+        if colour not in (BLACK, WHITE) or q in seen:
+            continue
+        stones = naive.chain(grid, *q)
+        seen |= stones
+        libs = naive.liberties(grid, *q)
+        if len(libs) != 2:
+            continue
+        l0, l1 = sorted(libs)
+        if miai:
+            c0, c1 = connects(l0, colour, stones), connects(l1, colour, stones)
+            if (c0 and (c1 or pulls_out(l1, l0))) or (c1 and pulls_out(l0, l1)):
+                continue
+        if colour != color:
+            out |= safe_ataris(libs)
+            continue
+        out |= {x for x in libs if playable(x) and libs_after(x) >= 3}
+        if counter:
+            out |= naive_counter_ataris(grid, color, stones, ko, safe_ataris)
+    return out
+
+
+def naive_counter_ataris(grid, color, stones, ko, safe_ataris):
+    """The counter-ataris of ``color``'s chain ``stones``: the liberty of each opponent chain in
+    atari next to it (if legal), the safe ataris on each with two liberties."""
+    out = set()
+    for s in stones:
+        for r, c in naive.neighbours(grid, *s):
+            if grid[r][c] != 3 - color:
+                continue
+            libs = naive.liberties(grid, r, c)
+            if len(libs) == 1:
+                (lib,) = libs
+                if naive.illegal_reason(grid, color, *lib, ko) is None:
+                    out.add(lib)
+            elif len(libs) == 2:
+                out |= safe_ataris(libs)
+    return out
+
+
+@pytest.mark.parametrize(("miai", "counter"), [(False, False), (True, False), (False, True), (True, True)])
+def test_two_liberty_fights_offer_exactly_the_naive_candidates_on_random_positions(miai, counter):
+    """On random 9x9 positions, with every stone in turn as the last move: the moves rule 2b
+    offers over many draws are exactly the naive candidates (PASS only when there are none)."""
+    offered = 0
+    for seed in range(4):
+        board, _ = random_position(9, 900 + seed, 40 + 10 * seed)
+        grid = naive.from_diagram(str(board))
+        rng = new_state(seed)
+        for r in range(9):
+            for c in range(9):
+                if grid[r][c] == kb.EMPTY:
+                    continue
+                meta = board.meta.copy()
+                last = coords.point(9, r, c)
+                meta[kb.LAST_MOVE] = last
+                color = 3 - grid[r][c]
+                want = naive_two_liberty_candidates(grid, board, color, (r, c), miai, counter)
+                got = set()
+                for _ in range(60 if want else 3):
+                    p = int(kpolicy.two_liberty_move(board.pts, meta, np.int64(color), rng, last, miai, counter))
+                    got.add(None if p == PASS else coords.row_col(9, p))
+                assert got == (want or {None}), ((r, c), color, miai, counter, str(board))
+                offered += bool(want)
+    assert offered > 20
+
+
 def test_pattern_move_plays_the_one_pattern_next_to_the_last_move():
     board = position(PATTERN, (6, 4), WHITE)
     grid = naive.from_diagram(str(board))

@@ -35,6 +35,8 @@ HEAVY = {
     "pattern_second": (kpolicy.HEAVY_PATTERN_SECOND, 0.0),
     "pattern_extra": (kpolicy.HEAVY_PATTERN_EXTRA, 0.0),
     "reply_late": (kpolicy.HEAVY_REPLY_LATE, 0.0),
+    "two_libs_miai": (kpolicy.HEAVY_TWO_LIBS_MIAI, 0.0),
+    "two_libs_counter": (kpolicy.HEAVY_TWO_LIBS_COUNTER, 0.0),
 }
 PROBABILITIES = [
     "capture",
@@ -114,7 +116,7 @@ def test_heavy_is_described_with_every_parameter_in_the_kernels_order():
     assert POLICIES.describe("heavy", {"capture": 0.5}) == (
         "heavy capture=0.5 escape=0.9 pattern=0.9 nakade=0.8 capture_any=0 self_atari=0.9 self_atari_stones=1 "
         "ladders=1 two_libs=0 self_atari_redirect=0 last_good_reply=0 nakade_size=3 "
-        "ko_retake=0 pattern_second=0 pattern_extra=0 reply_late=0"
+        "ko_retake=0 pattern_second=0 pattern_extra=0 reply_late=0 two_libs_miai=0 two_libs_counter=0"
     )
     assert POLICIES.describe("uniform") == "uniform"
 

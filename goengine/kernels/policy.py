@@ -29,7 +29,9 @@ Each rule is tried with its probability (a parameter); the first that yields a m
    in atari next to it, or extend on its liberty when that gives three liberties, or two and no
    ladder (``tactics.ladder_captures``);
    2b. (off by default: ``two_libs``) two-liberty fights at the last move: atari an opponent
-   chain of two liberties safely, or extend one of ours to three (``two_liberty_move``);
+   chain of two liberties safely, or extend one of ours to three (``two_liberty_move``); with
+   ``two_libs_miai`` a chain safe by miai is left alone, with ``two_libs_counter`` ours is also
+   defended by capturing or atari-ing an opponent chain next to it (Pachi's ``tactics/2lib.c``);
 3. patterns: an empty neighbour (of the eight) of the last move that matches a MoGo 3x3 pattern;
    with ``pattern_second`` (off by default) also of the second-last move, as Pachi's moggy
    (``playout/moggy.c``, ``apply_pattern``) and Fuego look; with ``pattern_extra`` (off by
@@ -106,6 +108,8 @@ HEAVY_KO_RETAKE = 12  # probability of trying rule 0b (retaking a ko lost lately
 HEAVY_PATTERN_SECOND = 13  # 1: rule 3 also looks next to the second-last move
 HEAVY_PATTERN_EXTRA = 14  # 1: rule 3 also plays Pachi's shapes beyond MoGo's (``mogo3x3.EXTRA_PATTERNS``)
 HEAVY_REPLY_LATE = 15  # 1: rule 0 (the last good reply) comes after rules 1, 2 and 2b instead of first
+HEAVY_TWO_LIBS_MIAI = 16  # 1: rule 2b leaves alone a chain safe by miai (``two_liberty_miai``)
+HEAVY_TWO_LIBS_COUNTER = 17  # 1: rule 2b also defends our chain by counter-ataris (``_counter_ataris``)
 
 KO_AGE = 4  # rule 0b retakes a ko taken at most this many moves ago (a threat and its answer: 3)
 
@@ -224,14 +228,109 @@ def atari_escape(pts, meta, zobrist, c, rng, last, read_ladders):
 
 
 @njit(cache=True, _nrt=False)
-def two_liberty_move(pts, meta, c, rng, last):
+def _connects_out(pts, meta, lib, colour, root):
+    """Whether ``lib`` touches a chain of ``colour`` other than ``root`` with two liberties or
+    more: a stone there joins ``root`` to it."""
+    w = meta[W]
+    for q in (lib - w, lib - 1, lib + 1, lib + w):
+        if pts[COLOR, at(q)] == colour and pts[CHAIN, at(q)] != root and not in_atari(pts, pts[CHAIN, at(q)]):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _pulls_out(pts, meta, lib, other):
+    """Whether ``lib`` has an empty neighbour besides ``other``: a stone there runs into open
+    space."""
+    w = meta[W]
+    found = False
+    for q in (lib - w, lib - 1, lib + 1, lib + w):
+        found = found or (q != other and pts[COLOR, at(q)] == EMPTY)
+    return found
+
+
+@njit(cache=True, _nrt=False)
+def two_liberty_miai(pts, meta, root, colour, l0, l1):
+    """Whether the chain ``root`` of ``colour``, whose liberties are ``l0`` and ``l1``, is safe by
+    miai, so an atari on it is wasted: it can connect to a chain of its own with two liberties
+    or more on one liberty and connect or run out on the other (Pachi's ``miai_2lib``, whose
+    running out we read as an empty neighbour other than the chain's other liberty)."""
+    c0 = _connects_out(pts, meta, l0, colour, root)
+    c1 = _connects_out(pts, meta, l1, colour, root)
+    if c0 and (c1 or _pulls_out(pts, meta, l1, l0)):
+        return True
+    return c1 and _pulls_out(pts, meta, l0, l1)
+
+
+@njit(cache=True, _nrt=False)
+def _safe_ataris(pts, meta, c, rng, target, move, seen):
+    """The ataris of ``c`` on the two-liberty chain ``target`` after which ``c``'s stone keeps two
+    liberties, each a candidate of the reservoir ``(move, seen)``; returns it updated."""
+    _n, l0, l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(target)], 3)  # typed as two_liberty_move's call
+    for lib in (np.int64(l0), np.int64(l1)):
+        if not is_playable(pts, meta, lib, c):
+            continue
+        libs, _size, _captured = liberties_after(pts, meta, lib, c, np.int64(3))
+        if libs >= 2:
+            seen += 1
+            move = _pick(rng, seen, move, lib)
+    return move, seen
+
+
+@njit(cache=True, _nrt=False)
+def _counter_ataris(pts, meta, c, rng, root, move, seen):
+    """For ``c``'s chain ``root`` short of liberties: captures of the opponent chains in atari
+    next to it and safe ataris on those with two liberties (Pachi's counter-atari of
+    ``group_2lib_check``), each a candidate of the reservoir ``(move, seen)``; a chain met
+    twice (up to four remembered) is offered once."""
+    w = meta[W]
+    o = 3 - c
+    t0 = np.int64(-1)
+    t1 = np.int64(-1)
+    t2 = np.int64(-1)
+    t3 = np.int64(-1)
+    s = root
+    while True:
+        for q in (s - w, s - 1, s + 1, s + w):
+            if pts[COLOR, at(q)] != o:
+                continue
+            t = np.int64(pts[CHAIN, at(q)])
+            if t == t0 or t == t1 or t == t2 or t == t3:
+                continue
+            if t0 < 0:
+                t0 = t
+            elif t1 < 0:
+                t1 = t
+            elif t2 < 0:
+                t2 = t
+            else:
+                t3 = t
+            if in_atari(pts, t):
+                lib = atari_liberty(pts, t)
+                if is_legal(pts, meta, lib, c):
+                    seen += 1
+                    move = _pick(rng, seen, move, lib)
+            else:
+                n, _l0, _l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)
+                if n == 2:
+                    move, seen = _safe_ataris(pts, meta, c, rng, t, move, seen)
+        s = pts[NEXT, at(s)]
+        if s == root:
+            break
+    return move, seen
+
+
+@njit(cache=True, _nrt=False)
+def two_liberty_move(pts, meta, c, rng, last, miai, counter):
     """A move in a fight of two liberties at the last move, or PASS: for each chain that holds or
     touches the last move and has exactly two liberties, one of them, if for the opponent's chain
     it is an atari after which our stone keeps two liberties (not a self-atari), and for ours an
     extension to three liberties or more. A simple form of Pachi's ``tactics/2lib.c`` and of
     Fuego's LowLib rule (``GoUctPlayoutPolicy``), which races and escapes emerge from: no engine
     reads a capturing race in its playouts (Baudis on the computer-go list, 2011; tactics_notes.md
-    sections 2 and 3)."""
+    sections 2 and 3). With ``miai``, a chain safe by miai (``two_liberty_miai``) is left alone,
+    ours and the opponent's; with ``counter``, our chain may also be defended by capturing or
+    safely atari-ing an opponent chain next to it (``_counter_ataris``), as Pachi's does."""
     w = meta[W]
     move = np.int64(PASS)
     seen = 0
@@ -259,14 +358,20 @@ def two_liberty_move(pts, meta, c, rng, last):
         n, l0, l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)
         if n != 2:
             continue
-        need = 3 if colour == c else 2
+        if miai and two_liberty_miai(pts, meta, r, np.int64(colour), np.int64(l0), np.int64(l1)):
+            continue
+        if colour != c:
+            move, seen = _safe_ataris(pts, meta, c, rng, r, move, seen)
+            continue
         for lib in (np.int64(l0), np.int64(l1)):
             if not is_playable(pts, meta, lib, c):
                 continue
             libs, _size, _captured = liberties_after(pts, meta, lib, c, np.int64(3))
-            if libs >= need:
+            if libs >= 3:
                 seen += 1
                 move = _pick(rng, seen, move, lib)
+        if counter:
+            move, seen = _counter_ataris(pts, meta, c, rng, r, move, seen)
     return move
 
 
@@ -464,7 +569,9 @@ def heavy_move(params, patterns, replies, pts, meta, zobrist, c, rng):
             if m != PASS:
                 return m
         if params[HEAVY_TWO_LIBS] > 0.0 and rand_float(rng) < params[HEAVY_TWO_LIBS]:
-            m = two_liberty_move(pts, meta, c, rng, last)
+            miai = params[HEAVY_TWO_LIBS_MIAI] != 0.0
+            counter = params[HEAVY_TWO_LIBS_COUNTER] != 0.0
+            m = two_liberty_move(pts, meta, c, rng, last, miai, counter)
             if m != PASS:
                 return m
         if late:

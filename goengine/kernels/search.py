@@ -134,7 +134,7 @@ WIDEN = 1  # ... progressive widening: the visits at which a node's second child
 WIDEN_FACTOR = 2  # ... and the growth of each further step (> 1)
 ROOT_EXPLORE = 3  # ... an analysis: c of the exploration term added at the root only (0: off)
 N_PARAM_ROWS = 4
-MAX_PARAMS = 16  # columns: the most parameters a rule, policy or prior may have
+MAX_PARAMS = 18  # columns: the most parameters a rule, policy or prior may have
 
 
 @njit(cache=True, _nrt=False)
