@@ -421,25 +421,15 @@ def test_two_liberty_fights_offer_exactly_the_naive_candidates_on_random_positio
     """On random 9x9 positions, with every stone in turn as the last move: the moves rule 2b
     offers over many draws are exactly the naive candidates (PASS only when there are none)."""
     offered = 0
-    for seed in range(4):
-        board, _ = random_position(9, 900 + seed, 40 + 10 * seed)
-        grid = naive.from_diagram(str(board))
-        rng = new_state(seed)
-        for r in range(9):
-            for c in range(9):
-                if grid[r][c] == kb.EMPTY:
-                    continue
-                meta = board.meta.copy()
-                last = coords.point(9, r, c)
-                meta[kb.LAST_MOVE] = last
-                color = 3 - grid[r][c]
-                want = naive_two_liberty_candidates(grid, board, color, (r, c), miai, counter)
-                got = set()
-                for _ in range(60 if want else 3):
-                    p = int(kpolicy.two_liberty_move(board.pts, meta, np.int64(color), rng, last, miai, counter))
-                    got.add(None if p == PASS else coords.row_col(9, p))
-                assert got == (want or {None}), ((r, c), color, miai, counter, str(board))
-                offered += bool(want)
+    for board, grid, rng, meta, rc, color in each_stone_as_last_move(range(900, 904), lambda k: 40 + 10 * k):
+        last = int(meta[kb.LAST_MOVE])
+        want = naive_two_liberty_candidates(grid, board, color, rc, miai, counter)
+        got = set()
+        for _ in range(60 if want else 3):
+            p = int(kpolicy.two_liberty_move(board.pts, meta, np.int64(color), rng, last, miai, counter))
+            got.add(None if p == PASS else coords.row_col(9, p))
+        assert got == (want or {None}), (rc, color, miai, counter, str(board))
+        offered += bool(want)
     assert offered > 20
 
 
@@ -468,6 +458,24 @@ def test_with_pattern_second_the_patterns_next_to_the_second_last_move_are_playe
     assert found == {coords.point(7, 6, 3)}
     assert draw_moves(board, heavy_params(pattern=1, pattern_second=1), 100) == {(6, 3): 100}
     assert POLICIES.array("heavy")[kpolicy.HEAVY_PATTERN_SECOND] == 0.0  # off unless asked for
+
+
+def each_stone_as_last_move(seeds, moves_of):
+    """For each seed ``k`` of ``seeds``, a random 9x9 position after ``moves_of(k - seeds[0])``
+    uniform moves, and each of its stones in turn as the last move: yields ``(board, grid, rng,
+    meta, (row, col), color)``, ``meta`` a copy with that last move, ``color`` the side answering
+    it, ``rng`` one random stream a position."""
+    for k in seeds:
+        board, _ = random_position(9, k, moves_of(k - seeds[0]))
+        grid = naive.from_diagram(str(board))
+        rng = new_state(k - seeds[0])
+        for r in range(9):
+            for c in range(9):
+                if grid[r][c] == kb.EMPTY:
+                    continue
+                meta = board.meta.copy()
+                meta[kb.LAST_MOVE] = coords.point(9, r, c)
+                yield board, grid, rng, meta, (r, c), 3 - grid[r][c]
 
 
 def valid_candidates(grid, board, color, last, rule):
@@ -504,40 +512,30 @@ def test_pattern_and_capture_rules_offer_exactly_their_candidates_on_random_posi
     """On random positions, with every stone in turn as the last move: the rule's move is one of
     the candidates, and PASS only when there is none; pattern moves are never bad self-ataris."""
     offered = excluded = 0
-    for seed in range(6):
-        board, _ = random_position(9, 800 + seed, 30 + 8 * seed)
-        grid = naive.from_diagram(str(board))
-        rng = new_state(seed)
-        for r in range(9):
-            for c in range(9):
-                if grid[r][c] == kb.EMPTY:
-                    continue
-                meta = board.meta.copy()
-                last = coords.point(9, r, c)
-                meta[kb.LAST_MOVE] = last
-                color = 3 - grid[r][c]
-                want = valid_candidates(grid, board, color, (r, c), rule)
-                for _ in range(4):
-                    if rule == "pattern":
-                        p = kpolicy.pattern_move(board.pts, meta, PATTERNS, np.int64(color), rng, last, PASS, 1.0)
-                    else:
-                        p = kpolicy.local_capture(board.pts, meta, np.int64(color), rng, last)
-                    if not want:
-                        assert p == PASS, ((r, c), color, board)
-                        continue
-                    assert p != PASS and coords.row_col(9, p) in want, ((r, c), color, board)
-                offered += bool(want)
-                if rule == "pattern":
-                    # matching, playable points refused as bad self-ataris
-                    for q in naive.empty_points(grid):
-                        near = max(abs(q[0] - r), abs(q[1] - c)) == 1
-                        excluded += (
-                            near
-                            and q not in want
-                            and any(matches_naive(d, neighbours_of(grid, *q)) for d in MOGO_PATTERNS.values())
-                            and naive.is_legal(grid, color, *q)
-                            and not naive.is_eye(grid, color, *q)
-                        )
+    for board, grid, rng, meta, (r, c), color in each_stone_as_last_move(range(800, 806), lambda k: 30 + 8 * k):
+        last = int(meta[kb.LAST_MOVE])
+        want = valid_candidates(grid, board, color, (r, c), rule)
+        for _ in range(4):
+            if rule == "pattern":
+                p = kpolicy.pattern_move(board.pts, meta, PATTERNS, np.int64(color), rng, last, PASS, 1.0)
+            else:
+                p = kpolicy.local_capture(board.pts, meta, np.int64(color), rng, last)
+            if not want:
+                assert p == PASS, ((r, c), color, board)
+                continue
+            assert p != PASS and coords.row_col(9, p) in want, ((r, c), color, board)
+        offered += bool(want)
+        if rule == "pattern":
+            # matching, playable points refused as bad self-ataris
+            for q in naive.empty_points(grid):
+                near = max(abs(q[0] - r), abs(q[1] - c)) == 1
+                excluded += (
+                    near
+                    and q not in want
+                    and any(matches_naive(d, neighbours_of(grid, *q)) for d in MOGO_PATTERNS.values())
+                    and naive.is_legal(grid, color, *q)
+                    and not naive.is_eye(grid, color, *q)
+                )
     assert offered > 20
     if rule == "pattern":
         assert excluded > 0

@@ -78,6 +78,7 @@ from .mogo3x3 import matches, matches_extra
 from .replies import no_previous
 from .rng import rand_below, rand_float
 from .tactics import (
+    add_root,
     atari_liberty,
     captures_something,
     chain_liberties,
@@ -282,38 +283,27 @@ def _counter_ataris(pts, meta, c, rng, root, move, seen):
     """For ``c``'s chain ``root`` short of liberties: captures of the opponent chains in atari
     next to it and safe ataris on those with two liberties (Pachi's counter-atari of
     ``group_2lib_check``), each a candidate of the reservoir ``(move, seen)``; a chain met
-    twice (up to four remembered) is offered once."""
+    twice is offered once (``tactics.add_root``: past four chains, perhaps twice)."""
     w = meta[W]
     o = 3 - c
-    t0 = np.int64(-1)
-    t1 = np.int64(-1)
-    t2 = np.int64(-1)
-    t3 = np.int64(-1)
+    t0, t1, t2, t3 = NO_POINT, NO_POINT, NO_POINT, NO_POINT
     s = root
     while True:
         for q in (s - w, s - 1, s + 1, s + w):
             if pts[COLOR, at(q)] != o:
                 continue
-            t = np.int64(pts[CHAIN, at(q)])
-            if t == t0 or t == t1 or t == t2 or t == t3:
+            t0, t1, t2, t3, new = add_root(pts[CHAIN, at(q)], t0, t1, t2, t3)
+            if not new:
                 continue
-            if t0 < 0:
-                t0 = t
-            elif t1 < 0:
-                t1 = t
-            elif t2 < 0:
-                t2 = t
-            else:
-                t3 = t
-            if in_atari(pts, t):
-                lib = atari_liberty(pts, t)
+            if in_atari(pts, pts[CHAIN, at(q)]):
+                lib = atari_liberty(pts, pts[CHAIN, at(q)])
                 if is_legal(pts, meta, lib, c):
                     seen += 1
                     move = _pick(rng, seen, move, lib)
             else:
                 n, _l0, _l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)
                 if n == 2:
-                    move, seen = _safe_ataris(pts, meta, c, rng, t, move, seen)
+                    move, seen = _safe_ataris(pts, meta, c, rng, np.int64(pts[CHAIN, at(q)]), move, seen)
         s = pts[NEXT, at(s)]
         if s == root:
             break
@@ -334,25 +324,15 @@ def two_liberty_move(pts, meta, c, rng, last, miai, counter):
     w = meta[W]
     move = np.int64(PASS)
     seen = 0
-    r0 = np.int64(-1)
-    r1 = np.int64(-1)
-    r2 = np.int64(-1)
-    r3 = np.int64(-1)
+    r0, r1, r2, r3 = NO_POINT, NO_POINT, NO_POINT, NO_POINT
     for q in (last, last - w, last - 1, last + 1, last + w):
         colour = pts[COLOR, at(q)]
         if colour != 1 and colour != 2:
             continue
-        r = np.int64(pts[CHAIN, at(q)])
-        if r == r0 or r == r1 or r == r2 or r == r3:
+        r0, r1, r2, r3, new = add_root(pts[CHAIN, at(q)], r0, r1, r2, r3)
+        if not new:
             continue
-        if r0 < 0:
-            r0 = r
-        elif r1 < 0:
-            r1 = r
-        elif r2 < 0:
-            r2 = r
-        else:
-            r3 = r
+        r = np.int64(pts[CHAIN, at(q)])
         # typed as the other callers call it (the chain's root read from its row, the limit 3),
         # so the kernel is compiled once
         n, l0, l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)

@@ -60,10 +60,11 @@ def _add_lib(n, l0, l1, l2, q):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _add_root(r, r0, r1, r2, r3):
+def add_root(r, r0, r1, r2, r3):
     """``(r0, r1, r2, r3, new)``: the chain root ``r`` put in the first free slot (NO_POINT)
     unless one of them holds it already; ``new`` says whether it was added. A point has four
-    neighbours, so four slots always suffice."""
+    neighbours, so four slots suffice for the chains next to one point; a caller that meets
+    more (``policy._counter_ataris``) finds a fifth put in the last slot, and may meet it again."""
     if r == r0 or r == r1 or r == r2 or r == r3:
         return r0, r1, r2, r3, False
     if r0 == NO_POINT:
@@ -149,11 +150,11 @@ def liberty_points_after(pts, meta, p, c, limit):
             r = pts[CHAIN, at(q)]
             if in_atari(pts, r):  # its last liberty is p: captured
                 n, l0, l1, l2 = _add_lib(n, l0, l1, l2, q)
-                k0, k1, k2, k3, new = _add_root(r, k0, k1, k2, k3)
+                k0, k1, k2, k3, new = add_root(r, k0, k1, k2, k3)
                 if new:
                     captured += pts[CSIZE, at(r)]
         elif cq == c:
-            r0, r1, r2, r3, new = _add_root(pts[CHAIN, at(q)], r0, r1, r2, r3)
+            r0, r1, r2, r3, new = add_root(pts[CHAIN, at(q)], r0, r1, r2, r3)
             if new:
                 size += pts[CSIZE, at(pts[CHAIN, at(q)])]
     for r in (r0, r1, r2, r3):
@@ -208,7 +209,7 @@ def fills_opponent_eye_space(pts, meta, p, c):
     r0, r1, r2, r3 = NO_POINT, NO_POINT, NO_POINT, NO_POINT
     for q in (p - w, p - 1, p + 1, p + w):
         if pts[COLOR, at(q)] == c:
-            r0, r1, r2, r3, _ = _add_root(pts[CHAIN, at(q)], r0, r1, r2, r3)
+            r0, r1, r2, r3, _ = add_root(pts[CHAIN, at(q)], r0, r1, r2, r3)
     # every empty neighbour of the chain (other than p) is its liberty; each must be enclosed
     for k in range(5):
         r = p if k == 0 else (r0 if k == 1 else (r1 if k == 2 else (r2 if k == 3 else r3)))
