@@ -264,15 +264,16 @@ def two_liberty_miai(pts, meta, root, colour, l0, l1):
 
 
 @njit(cache=True, _nrt=False)
-def _safe_ataris(pts, meta, c, rng, target, move, seen):
-    """The ataris of ``c`` on the two-liberty chain ``target`` after which ``c``'s stone keeps two
-    liberties, each a candidate of the reservoir ``(move, seen)``; returns it updated."""
+def _liberty_moves(pts, meta, c, rng, target, need, move, seen):
+    """The liberties of the two-liberty chain ``target`` where ``c``'s stone would have ``need``
+    liberties or more (on an opponent's chain, 2: a safe atari; on ours, 3: an extension), each a
+    candidate of the reservoir ``(move, seen)``; returns it updated."""
     _n, l0, l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(target)], 3)  # typed as two_liberty_move's call
     for lib in (np.int64(l0), np.int64(l1)):
         if not is_playable(pts, meta, lib, c):
             continue
         libs, _size, _captured = liberties_after(pts, meta, lib, c, np.int64(3))
-        if libs >= 2:
+        if libs >= need:
             seen += 1
             move = _pick(rng, seen, move, lib)
     return move, seen
@@ -303,7 +304,7 @@ def _counter_ataris(pts, meta, c, rng, root, move, seen):
             else:
                 n, _l0, _l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)
                 if n == 2:
-                    move, seen = _safe_ataris(pts, meta, c, rng, np.int64(pts[CHAIN, at(q)]), move, seen)
+                    move, seen = _liberty_moves(pts, meta, c, rng, np.int64(pts[CHAIN, at(q)]), 2, move, seen)
         s = pts[NEXT, at(s)]
         if s == root:
             break
@@ -340,17 +341,8 @@ def two_liberty_move(pts, meta, c, rng, last, miai, counter):
             continue
         if miai and two_liberty_miai(pts, meta, r, np.int64(colour), np.int64(l0), np.int64(l1)):
             continue
-        if colour != c:
-            move, seen = _safe_ataris(pts, meta, c, rng, r, move, seen)
-            continue
-        for lib in (np.int64(l0), np.int64(l1)):
-            if not is_playable(pts, meta, lib, c):
-                continue
-            libs, _size, _captured = liberties_after(pts, meta, lib, c, np.int64(3))
-            if libs >= 3:
-                seen += 1
-                move = _pick(rng, seen, move, lib)
-        if counter:
+        move, seen = _liberty_moves(pts, meta, c, rng, r, 2 if colour != c else 3, move, seen)
+        if counter and colour == c:
             move, seen = _counter_ataris(pts, meta, c, rng, r, move, seen)
     return move
 
