@@ -204,7 +204,7 @@ def test_the_page_lists_every_setting_with_words_and_values_formatted_once():
     assert len(rows) == len(SETTINGS) + len(CHOSEN) + 2 + 3  # beta-mean-ucb's 2, linear's 3
     heavy = {row.key for row in page(SearchConfig(rule="ucb1", playout="heavy", prior="heuristic"))}
     assert {"nakade_vital_point", "read_ladders", "capture_visits", "near_last_move_visits"} <= heavy
-    assert len(heavy) == len(SETTINGS) + len(CHOSEN) + 1 + 16 + 7 + 3
+    assert len(heavy) == len(SETTINGS) + len(CHOSEN) + 1 + 18 + 7 + 3
 
 
 def test_a_budget_change_keeps_the_tree_and_any_other_change_starts_afresh():

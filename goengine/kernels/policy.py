@@ -304,7 +304,7 @@ def _counter_ataris(pts, meta, c, rng, root, move, seen):
             else:
                 n, _l0, _l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)
                 if n == 2:
-                    move, seen = _liberty_moves(pts, meta, c, rng, np.int64(pts[CHAIN, at(q)]), 2, move, seen)
+                    move, seen = _liberty_moves(pts, meta, c, rng, np.int64(pts[CHAIN, at(q)]), np.int64(2), move, seen)
         s = pts[NEXT, at(s)]
         if s == root:
             break
@@ -324,7 +324,7 @@ def two_liberty_move(pts, meta, c, rng, last, miai, counter):
     safely atari-ing an opponent chain next to it (``_counter_ataris``), as Pachi's does."""
     w = meta[W]
     move = np.int64(PASS)
-    seen = 0
+    seen = np.int64(0)  # not the literal 0, so _liberty_moves is compiled once for both its callers
     r0, r1, r2, r3 = NO_POINT, NO_POINT, NO_POINT, NO_POINT
     for q in (last, last - w, last - 1, last + 1, last + w):
         colour = pts[COLOR, at(q)]
@@ -341,7 +341,8 @@ def two_liberty_move(pts, meta, c, rng, last, miai, counter):
             continue
         if miai and two_liberty_miai(pts, meta, r, np.int64(colour), np.int64(l0), np.int64(l1)):
             continue
-        move, seen = _liberty_moves(pts, meta, c, rng, r, 2 if colour != c else 3, move, seen)
+        need = np.int64(2) if colour != c else np.int64(3)
+        move, seen = _liberty_moves(pts, meta, c, rng, r, need, move, seen)
         if counter and colour == c:
             move, seen = _counter_ataris(pts, meta, c, rng, r, move, seen)
     return move
