@@ -264,12 +264,11 @@ def two_liberty_miai(pts, meta, root, colour, l0, l1):
 
 
 @njit(cache=True, _nrt=False)
-def _liberty_moves(pts, meta, c, rng, target, need, move, seen):
-    """The liberties of the two-liberty chain ``target`` where ``c``'s stone would have ``need``
-    liberties or more (on an opponent's chain, 2: a safe atari; on ours, 3: an extension), each a
-    candidate of the reservoir ``(move, seen)``; returns it updated."""
-    _n, l0, l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(target)], 3)  # typed as two_liberty_move's call
-    for lib in (np.int64(l0), np.int64(l1)):
+def _liberty_moves(pts, meta, c, rng, l0, l1, need, move, seen):
+    """The liberties ``l0`` and ``l1`` of a two-liberty chain where ``c``'s stone would have
+    ``need`` liberties or more (on an opponent's chain, 2: a safe atari; on ours, 3: an
+    extension), each a candidate of the reservoir ``(move, seen)``; returns it updated."""
+    for lib in (l0, l1):
         if not is_playable(pts, meta, lib, c):
             continue
         libs, _size, _captured = liberties_after(pts, meta, lib, c, np.int64(3))
@@ -296,15 +295,12 @@ def _counter_ataris(pts, meta, c, rng, root, move, seen):
             t0, t1, t2, t3, new = add_root(pts[CHAIN, at(q)], t0, t1, t2, t3)
             if not new:
                 continue
-            if in_atari(pts, pts[CHAIN, at(q)]):
-                lib = atari_liberty(pts, pts[CHAIN, at(q)])
-                if is_legal(pts, meta, lib, c):
-                    seen += 1
-                    move = _pick(rng, seen, move, lib)
-            else:
-                n, _l0, _l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)
-                if n == 2:
-                    move, seen = _liberty_moves(pts, meta, c, rng, np.int64(pts[CHAIN, at(q)]), np.int64(2), move, seen)
+            n, l0, l1, _l2 = chain_liberties(pts, meta, pts[CHAIN, at(q)], 3)
+            if n == 1 and is_legal(pts, meta, l0, c):
+                seen += 1
+                move = _pick(rng, seen, move, l0)
+            elif n == 2:
+                move, seen = _liberty_moves(pts, meta, c, rng, np.int64(l0), np.int64(l1), np.int64(2), move, seen)
         s = pts[NEXT, at(s)]
         if s == root:
             break
@@ -342,7 +338,7 @@ def two_liberty_move(pts, meta, c, rng, last, miai, counter):
         if miai and two_liberty_miai(pts, meta, r, np.int64(colour), np.int64(l0), np.int64(l1)):
             continue
         need = np.int64(2) if colour != c else np.int64(3)
-        move, seen = _liberty_moves(pts, meta, c, rng, r, need, move, seen)
+        move, seen = _liberty_moves(pts, meta, c, rng, np.int64(l0), np.int64(l1), need, move, seen)
         if counter and colour == c:
             move, seen = _counter_ataris(pts, meta, c, rng, r, move, seen)
     return move
