@@ -11,7 +11,7 @@ import re
 import pytest
 
 from goengine.lab.records import load_records
-from goengine.lab.tune import DEFAULT_A, DEFAULT_C, Knob, Tuner, delta_of, gains, perturbed, step
+from goengine.lab.tune import DEFAULT_A, DEFAULT_C, Knob, Tuner, delta_of, gains, noise_spread, perturbed, step
 
 
 def test_the_gains_and_a_step_are_spalls_formulas():
@@ -116,3 +116,20 @@ def test_the_tuner_records_every_game_and_iteration_and_resumes(tmp_path):
     assert knob.value(theta[0]) > 18.0 and tuner.estimate()["prior.even"] > 18.0
     commands = [r for r in load_records(tmp_path / "games.jsonl")]
     assert len({(r["config"], r["index"]) for r in commands}) == 24
+
+
+def test_the_noise_spread_is_the_sum_of_the_steps_variances():
+    """One iteration: the step is a_0 / (2 c_0) times r+ - r-, so its spread is a_0 / (2 c_0) times
+    that of r+ - r-: with 2 games a side sqrt(0.5 / 2) = 0.5, and a = c = 0.15, A = 0.1, by hand
+    0.15 / 1.1^0.602 / 0.3 * 0.5. Over many iterations the variances add (a slow sum here), and
+    four times the games halve the spread; the run against Pachi's figures (200 iterations of 2
+    games, a spread of 0.43 measured) give about a third of a range."""
+    assert noise_spread(1, 2, 0.15, 0.15) == pytest.approx(0.15 / 1.1**0.602 / 0.3 * 0.5)
+    total = 0.0
+    for k in range(50):
+        a_k = 0.3 / (k + 1 + 5.0) ** 0.602
+        c_k = 0.1 / (k + 1) ** 0.101
+        total += (a_k / (2 * c_k)) ** 2 * 0.3**2
+    assert noise_spread(50, 2, 0.3, 0.1, sd_difference=0.3) == pytest.approx(total**0.5)
+    assert noise_spread(200, 8, 0.15, 0.15) == pytest.approx(noise_spread(200, 2, 0.15, 0.15) / 2)
+    assert 0.28 < noise_spread(200, 2, 0.15, 0.15, sd_difference=0.43) < 0.33

@@ -19,11 +19,14 @@ advises. Each game is a ``referee.GameSpec`` played where the match laboratory p
 recorded in ``OUT/games.jsonl`` (``records``); each iteration's figures are appended to
 ``OUT/spsa.jsonl``. The same command resumes: an iteration whose games are all recorded is not
 played again, and theta is what the recorded iterations made it. The iterations' thetas are the
-result; their mean over the last half is the estimate to confirm with a match (the iterates wander
-at the scale of a_k).
+result; their mean over the last half is the estimate to confirm with a match. The iterates wander
+on the noise of the games as well as climb: ``noise_spread`` says how far noise alone moves a knob
+(printed when a run starts and in its report). With 2 games a side, a = c = 0.15 and 200
+iterations it is a third of a knob's range, and a run against Pachi ended at an estimate that lost
+10 points at the same budget (docs/results/spsa-9x9.md).
 
-Reading guide: ``Knob`` (a parameter and its goengine option), ``gains``, ``perturbed``, ``step``
-(the formulas above, pure), ``Tuner`` (the games and the files).
+Reading guide: ``Knob`` (a parameter and its goengine option), ``gains``, ``noise_spread``,
+``perturbed``, ``step`` (the formulas above, pure), ``Tuner`` (the games and the files).
 """
 
 from __future__ import annotations
@@ -109,6 +112,24 @@ class Knob:
 def gains(k: int, a: float, c: float, big_a: float) -> tuple[float, float]:
     """``(a_k, c_k)`` of iteration ``k`` (module docstring)."""
     return a / (k + 1 + big_a) ** ALPHA, c / (k + 1) ** GAMMA
+
+
+def noise_spread(iterations: int, games: int, a: float, c: float, sd_difference: float | None = None) -> float:
+    """How far noise alone moves a knob over ``iterations`` (the standard deviation of its final
+    theta, on the unit scale, with no gradient and no clipping): each step adds a_k / (2 c_k)
+    times r+ - r-, whose standard deviation is ``sd_difference``, by default sqrt(0.5 / games)
+    (two independent win rates of ``games`` games each near one half; shared seeds make it a
+    little smaller, so a run's own figure may be given). Above a tenth of a range the iterates
+    are a random walk as much as a climb: the run's estimate then needs its confirmation match
+    more than ever, and more games an iteration or a smaller ``a`` make the walk shorter (the
+    spread falls as a / sqrt(games))."""
+    sd = math.sqrt(0.5 / games) if sd_difference is None else sd_difference
+    big_a = iterations / 10.0
+    total = 0.0
+    for k in range(iterations):
+        a_k, c_k = gains(k, a, c, big_a)
+        total += (a_k / (2.0 * c_k) * sd) ** 2
+    return math.sqrt(total)
 
 
 def perturbed(theta: Sequence[float], delta: Sequence[int], c_k: float) -> tuple[list[float], list[float]]:
@@ -292,11 +313,27 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Tuner
 def main(argv: list[str] | None = None) -> int:
     args, tuner = parse_args(argv)
     if not args.report:
+        spread = noise_spread(tuner.iterations, tuner.games, tuner.a, tuner.c)
+        print(
+            f"noise alone would move each knob by a standard deviation of {spread:.2f} of its range over "
+            f"{tuner.iterations} iterations of {tuner.games} games a side"
+            + (": more games an iteration or a smaller --a shorten that walk" if spread > 0.1 else ""),
+            file=sys.stderr,
+        )
         runner = Runner(args.jobs, args.cluster, in_flight=1)
         tuner.run(runner, log=lambda text: print(text, file=sys.stderr, flush=True))
     done = tuner.history()
     for r in done:
         values = ", ".join(f"{k} {v:.4g}" for k, v in r["values"].items())
         print(f"{r['k']:4d}  {r['r_plus']:.2f} {r['r_minus']:.2f}  {values}")
+    if done:
+        differences = [r["r_plus"] - r["r_minus"] for r in done]
+        mean = sum(differences) / len(differences)
+        sd = math.sqrt(sum((d - mean) ** 2 for d in differences) / len(differences))
+        spread = noise_spread(len(done), tuner.games, tuner.a, tuner.c, sd)
+        print(
+            f"noise alone: r+ - r- has a standard deviation of {sd:.3f}, which moves each knob by a "
+            f"standard deviation of {spread:.3f} of its range over {len(done)} iterations"
+        )
     print(f"estimate (mean of the last half of {len(done)} iterations): {json.dumps(tuner.estimate())}")
     return 0
