@@ -25,6 +25,18 @@ loss. From them and the record:
 
 GNU Go (``--gnugo``, Debian's ``/usr/games/gnugo``) is the judge of the dead stones, an engine
 with other blind spots than goengine's. ``--json`` prints one object a game instead of the tables.
+
+``--from-records`` reads no review: the curve is goengine's own view during the game, the root
+win rates the match laboratory kept for each of its moves (``kata-genmove_analyze``'s, in the
+record's ``evaluations``). After goengine's move it is the win rate its search gave that move;
+after the opponent's, the one its next search began from (the last figure for moves after its
+last search). Its searches choose their best move, so no move of its own loses anything by its
+own search; the **biggest mistake** is then the move of goengine's after which its win rate fell
+most by its next search (the move and the reply it did not see), in win rate and in score lead.
+This reading searches nothing (a review searches every position again), and its judge is the
+player itself with the time it had in the game.
+
+    python scripts/lost_games.py results/clock-distance3-plan07-19x19-120s-vs-pachi --from-records
 """
 
 from __future__ import annotations
@@ -91,6 +103,36 @@ def curve(review: Path, color: int) -> tuple[list[float], dict[int, tuple[float,
     return rates, losses
 
 
+def curve_from_record(record: dict) -> tuple[list[float], dict[int, tuple[float, float]]] | None:
+    """From a record's own evaluations (``--from-records``, module docstring): goengine's win rate
+    after each move (percent), and for each of its moves the fall of its win rate and score lead
+    by its next search; None when the record kept no figures of goengine's."""
+    color = BLACK if record["engine_black"] else WHITE
+    letter = "B" if color == BLACK else "W"
+    figures = (record["black" if color == BLACK else "white"] or {}).get("evaluations") or []
+    own = [n for n, move in enumerate(record["moves"], 1) if move.startswith(letter)]
+    # one figure a search: before each of its moves, and one more when it resigned after the last
+    ends = own + [len(record["moves"]) + 1]
+    searched = [(n, f) for n, f in zip(ends, figures, strict=False) if f]
+    if not searched:
+        return None
+    rates: list[float] = []
+    losses: dict[int, tuple[float, float]] = {}
+    nxt = 0  # the first search at or after the move being read
+    for n in range(1, len(record["moves"]) + 1):
+        while nxt < len(searched) and searched[nxt][0] < n:
+            nxt += 1
+        if nxt < len(searched) and searched[nxt][0] == n:
+            rate = searched[nxt][1][0]  # goengine's move: its search's value of it
+            if nxt + 1 < len(searched):
+                after = searched[nxt + 1][1]
+                losses[n] = (100.0 * (rate - after[0]), searched[nxt][1][1] - after[1])
+        else:
+            rate = searched[min(nxt, len(searched) - 1)][1][0]  # the opponent's move: its next search
+        rates.append(100.0 * rate)
+    return rates, losses
+
+
 def lost_at(rates: list[float]) -> int:
     """The move (numbered from 1) after which ``rates`` stay below 50 to the end: 1 when they
     never reach 50 after move 1, len(rates) + 1 when the last is not below 50."""
@@ -132,14 +174,16 @@ def dead_stones(gnugo: GtpClient, record: dict, board: Board) -> dict[int, int]:
     return dead
 
 
-def examine(record: dict, review: Path, gnugo: GtpClient) -> LostGame:
-    """The figures of one lost game (``record``, a line of games.jsonl) from its review."""
+def examine(record: dict, reading: tuple[list[float], dict[int, tuple[float, float]]], gnugo: GtpClient) -> LostGame:
+    """The figures of one lost game (``record``, a line of games.jsonl) from its ``reading``: the
+    curve and the losses of its review (``curve``) or of its record (``curve_from_record``)."""
     color = BLACK if record["engine_black"] else WHITE
-    rates, losses = curve(review, color)
+    rates, losses = reading
     at = lost_at(rates)
     letter = "B" if color == BLACK else "W"
     first = next(k + 1 for k, move in enumerate(record["moves"]) if move.startswith(letter))  # then every other
-    own = {n: losses[n] for n in range(first, len(rates) + 1, 2) if n in losses}
+    # a game of one search has no fall to charge: its first move, with none
+    own = {n: losses[n] for n in range(first, len(rates) + 1, 2) if n in losses} or {first: (0.0, 0.0)}
     mistake = max(own, key=lambda n: own[n][0])
     times = record["black" if color == BLACK else "white"].get("times") or []
     index = (mistake - first) // 2
@@ -177,8 +221,10 @@ def examine(record: dict, review: Path, gnugo: GtpClient) -> LostGame:
     )
 
 
-def tables(games: list[LostGame], size: int) -> str:
-    """The lost games summed up: by kind and by stage, then the late falls and the time."""
+def tables(games: list[LostGame], size: int, own_view: bool = False) -> str:
+    """The lost games summed up: by kind and by stage, then the late falls and the time. With
+    ``own_view`` (the curve from the records) whose move the fall was is left out: goengine's own
+    curve changes only when it sees the opponent's move."""
     n = len(games)
     header = (
         "kind    games  late falls  lost at (median move)  stones lost beyond the opponent's (median)  "
@@ -204,7 +250,8 @@ def tables(games: list[LostGame], size: int) -> str:
     late = [g for g in games if g.late_fall]
     by_goengine = sum(g.lost_by == "goengine" for g in games)
     lines.append(f"late falls (below 50 % for good only in the last {LATE} moves): {len(late)} of {n}")
-    lines.append(f"the fall's move was goengine's: {by_goengine} of {n}")
+    if not own_view:
+        lines.append(f"the fall's move was goengine's: {by_goengine} of {n}")
     timed = [g for g in games if g.mistake_seconds is not None and g.median_seconds]
     if timed:
         shorter = sum(g.mistake_seconds < g.median_seconds for g in timed)
@@ -218,7 +265,11 @@ def tables(games: list[LostGame], size: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out", help="a match's --out folder (holding games.jsonl)")
-    parser.add_argument("--reviews", required=True, help="the folder of the lost games' NAME-review.sgf files")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--reviews", help="the folder of the lost games' NAME-review.sgf files")
+    source.add_argument(
+        "--from-records", action="store_true", help="goengine's own win rates in the records instead of a review"
+    )
     judge = shlex.split(GNUGO)
     parser.add_argument("--gnugo", default=judge[0], help=f"GNU Go's binary (default {judge[0]})")
     parser.add_argument("--json", action="store_true", help="one JSON object a game")
@@ -229,24 +280,31 @@ def main(argv: list[str] | None = None) -> int:
         print(f"lost_games.py: {err}", file=sys.stderr)
         return 2
     lost = [r for r in records if r.get("engine_won") is False and not r.get("void")]
-    reviews = Path(args.reviews)
     games = []
     missing = []
     command = [args.gnugo, *judge[1:]]
     with GtpClient(command, timeout=120) as gnugo:
         for record in lost:
-            review = reviews / f"{Path(record['sgf']).stem}-review.sgf"
-            if not review.is_file():
-                missing.append(review.name)
-                continue
-            games.append(examine(record, review, gnugo))
+            if args.from_records:
+                reading = curve_from_record(record)
+                if reading is None:
+                    missing.append(Path(record["sgf"]).stem)
+                    continue
+            else:
+                review = Path(args.reviews) / f"{Path(record['sgf']).stem}-review.sgf"
+                if not review.is_file():
+                    missing.append(review.name)
+                    continue
+                reading = curve(review, BLACK if record["engine_black"] else WHITE)
+            games.append(examine(record, reading, gnugo))
     if missing:
-        print(f"lost_games.py: no review for {len(missing)} lost games: {', '.join(missing)}", file=sys.stderr)
+        what = "goengine's figures in the record" if args.from_records else "review"
+        print(f"lost_games.py: no {what} for {len(missing)} lost games: {', '.join(missing)}", file=sys.stderr)
     if args.json:
         for game in games:
             print(json.dumps(asdict(game)))
     elif games:
-        print(tables(games, lost[0]["size"]))
+        print(tables(games, lost[0]["size"], own_view=args.from_records))
     return 1 if missing else 0
 
 

@@ -1,6 +1,7 @@
 """``scripts/lost_games.py``: where goengine's lost games were lost (the review's curve read back
-from the review SGF ``goengine review`` writes) and what kind of loss each was (stones captured
-in the game and GNU Go's dead stones at its end)."""
+from the review SGF ``goengine review`` writes, or goengine's own win rates kept in the records)
+and what kind of loss each was (stones captured in the game and GNU Go's dead stones at its
+end)."""
 
 from __future__ import annotations
 
@@ -188,3 +189,54 @@ def test_the_tables_count_the_kinds_the_stages_and_the_late_falls():
     assert "1-20 0, 21-40 1, 41-60 2, 61+ 1" in text
     assert "late falls (below 50 % for good only in the last 4 moves): 2 of 4" in text
     assert "less than the game's median time a move: 2 of 4" in text
+
+
+def test_the_curve_from_a_record_is_goengines_own_view_move_by_move():
+    """goengine White in a five-move game it resigned after: its three searches (before moves 2
+    and 4, and the resignation after move 5) said 0.6, 0.55 and 0.1. After its own move a search's
+    value, after the opponent's the next search's; a move's loss is the fall by the next search,
+    by hand."""
+    rec = record(0, "g", ["B E5", "W C3", "B G7", "W C7", "B D4"], False, [1.0, 1.0, 1.0])
+    rec["white"]["evaluations"] = [[0.6, 2.0, 500.0], [0.55, 1.0, 500.0], [0.1, -9.0, 500.0]]
+    rates, losses = lost_games.curve_from_record(rec)
+    assert rates == pytest.approx([60.0, 60.0, 55.0, 55.0, 10.0])
+    assert losses == {2: pytest.approx((5.0, 1.0)), 4: pytest.approx((45.0, 10.0))}
+    assert lost_games.lost_at(rates) == 5  # the opponent's D4: below 50 from then on
+    # a game goengine did not resign: the last figure stands for the moves after its last search
+    rec["white"]["evaluations"] = [[0.6, 2.0, 500.0], [0.3, -1.0, 500.0]]
+    rates, losses = lost_games.curve_from_record(rec)
+    assert rates == pytest.approx([60.0, 60.0, 30.0, 30.0, 30.0]) and losses == {2: pytest.approx((30.0, 3.0))}
+    # a search that kept no figures is skipped; a record with none gives nothing
+    rec["white"]["evaluations"] = [None, [0.3, -1.0, 500.0]]
+    assert lost_games.curve_from_record(rec)[0] == pytest.approx([30.0] * 5)
+    rec["white"]["evaluations"] = []
+    assert lost_games.curve_from_record(rec) is None
+
+
+@pytest.mark.gnugo
+@pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go not installed at {GNUGO}")
+def test_the_lost_games_read_from_the_records_alone_gnugo_judging(tmp_path):
+    capture = record(0, "capture", CAPTURE, False, [1.0, 2.0, 0.5, 1.0, 3.0])
+    # goengine (White) thought itself ahead until Black's D2 (move 7), then saw its stones caught
+    capture["white"]["evaluations"] = [
+        [0.6, 3.0, 500.0],
+        [0.58, 2.0, 500.0],
+        [0.55, 1.0, 500.0],
+        [0.2, -8.0, 500.0],
+        [0.05, -12.0, 500.0],
+    ]
+    append_record(tmp_path / "games.jsonl", capture)
+    append_record(tmp_path / "games.jsonl", record(1, "figureless", WALLS, True, [1.0] * 9))
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path), "--from-records", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    # the game without goengine's figures is named, and the status says one was missing
+    assert done.returncode == 1 and "figureless" in done.stderr
+    (game,) = (json.loads(line) for line in done.stdout.splitlines())
+    assert game["lost_at"] == 7 and game["lost_by"] == "opponent" and game["kind"] == "group"
+    # the biggest fall came after goengine's sixth move (C1): 55 % to 20 % once it saw D2
+    assert game["mistake_move"] == 6 and game["mistake_winrate_loss"] == pytest.approx(35.0)
+    assert game["mistake_points_loss"] == pytest.approx(9.0) and game["mistake_seconds"] == 0.5  # its third time
