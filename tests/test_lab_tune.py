@@ -123,7 +123,8 @@ def test_the_noise_spread_is_the_sum_of_the_steps_variances():
     that of r+ - r-: with 2 games a side sqrt(0.5 / 2) = 0.5, and a = c = 0.15, A = 0.1, by hand
     0.15 / 1.1^0.602 / 0.3 * 0.5. Over many iterations the variances add (a slow sum here), and
     four times the games halve the spread; the run against Pachi's figures (200 iterations of 2
-    games, a spread of 0.43 measured) give about a third of a range."""
+    games, a spread of 0.43 measured) give about a third of a range. A run's first iterations
+    take their gains from the iterations it plans (A is a tenth of them), as the report counts."""
     assert noise_spread(1, 2, 0.15, 0.15) == pytest.approx(0.15 / 1.1**0.602 / 0.3 * 0.5)
     total = 0.0
     for k in range(50):
@@ -133,3 +134,7 @@ def test_the_noise_spread_is_the_sum_of_the_steps_variances():
     assert noise_spread(50, 2, 0.3, 0.1, sd_difference=0.3) == pytest.approx(total**0.5)
     assert noise_spread(200, 8, 0.15, 0.15) == pytest.approx(noise_spread(200, 2, 0.15, 0.15) / 2)
     assert 0.28 < noise_spread(200, 2, 0.15, 0.15, sd_difference=0.43) < 0.33
+    # the first 50 of 200 planned iterations take their gains from A = 20, not 5: smaller steps
+    first = sum((0.15 / (k + 21) ** 0.602 / (2 * 0.15 / (k + 1) ** 0.101) * 0.5) ** 2 for k in range(50)) ** 0.5
+    assert noise_spread(50, 2, 0.15, 0.15, planned=200) == pytest.approx(first)
+    assert first < noise_spread(50, 2, 0.15, 0.15)

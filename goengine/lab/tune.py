@@ -114,9 +114,12 @@ def gains(k: int, a: float, c: float, big_a: float) -> tuple[float, float]:
     return a / (k + 1 + big_a) ** ALPHA, c / (k + 1) ** GAMMA
 
 
-def noise_spread(iterations: int, games: int, a: float, c: float, sd_difference: float | None = None) -> float:
-    """How far noise alone moves a knob over ``iterations`` (the standard deviation of its final
-    theta, on the unit scale, with no gradient and no clipping): each step adds a_k / (2 c_k)
+def noise_spread(
+    iterations: int, games: int, a: float, c: float, sd_difference: float | None = None, planned: int | None = None
+) -> float:
+    """How far noise alone moves a knob over the first ``iterations`` of a run of ``planned``
+    (default: as many; A is a tenth of them), as the standard deviation of its final theta on the
+    unit scale, with no gradient and no clipping: each step adds a_k / (2 c_k)
     times r+ - r-, whose standard deviation is ``sd_difference``, by default sqrt(0.5 / games)
     (two independent win rates of ``games`` games each near one half; shared seeds make it a
     little smaller, so a run's own figure may be given). Above a tenth of a range the iterates
@@ -124,7 +127,7 @@ def noise_spread(iterations: int, games: int, a: float, c: float, sd_difference:
     more than ever, and more games an iteration or a smaller ``a`` make the walk shorter (the
     spread falls as a / sqrt(games))."""
     sd = math.sqrt(0.5 / games) if sd_difference is None else sd_difference
-    big_a = iterations / 10.0
+    big_a = (planned or iterations) / 10.0
     total = 0.0
     for k in range(iterations):
         a_k, c_k = gains(k, a, c, big_a)
@@ -330,10 +333,10 @@ def main(argv: list[str] | None = None) -> int:
         differences = [r["r_plus"] - r["r_minus"] for r in done]
         mean = sum(differences) / len(differences)
         sd = math.sqrt(sum((d - mean) ** 2 for d in differences) / len(differences))
-        spread = noise_spread(len(done), tuner.games, tuner.a, tuner.c, sd)
+        spread = noise_spread(len(done), tuner.games, tuner.a, tuner.c, sd, planned=tuner.iterations)
         print(
             f"noise alone: r+ - r- has a standard deviation of {sd:.3f}, which moves each knob by a "
-            f"standard deviation of {spread:.3f} of its range over {len(done)} iterations"
+            f"standard deviation of {spread:.3f} of its range over the {len(done)} iterations played"
         )
     print(f"estimate (mean of the last half of {len(done)} iterations): {json.dumps(tuner.estimate())}")
     return 0
