@@ -172,8 +172,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "plan_share", float, 0.1, 2.0, "time_plan_share", "--plan-share",
         "under a clock: the time left is spread over this share of the moves the engine still expects "
-        "to play (of Fuego's estimate; below 1 a move gets more now and the last moves less)",
-        keeps_tree=True,
+        "to play (of Fuego's estimate; below 1 a move gets more now and the last moves less; none, the "
+        "default: 0.7 on boards up to 13x13, 1 from 14x14 up)",
+        optional=True, keeps_tree=True,
     ),
     Setting(
         "analysis_width", float, 0.0, 10.0, "analysis_root_exploration", "--analysis-width",
@@ -244,7 +245,8 @@ class SearchConfig:
     move's search may run past its planned time while it is unsure, and whether it may stop
     before it (``time_control.StopRule``; 0: exactly the planned time). ``plan_share``: under a
     game clock, the share of the moves still expected that the time left is spread over
-    (``time_control.moves_to_plan``). ``analysis_width``: the weight of the exploration term an
+    (``time_control.moves_to_plan``); None leaves it to the board's size
+    (``time_control.board_plan_share``). ``analysis_width``: the weight of the exploration term an
     analysis adds at the root (``Engine.analyze``; ``kernels.search``: ROOT_EXPLORE), so that it
     lists more candidates than ``genmove`` would search. ``reuse_tree``: keep the subtree of the
     moves played; ``batch``: iterations per call into the kernels. The ranges are in ``SETTINGS``.
@@ -274,9 +276,9 @@ class SearchConfig:
     resign_min_visits: int = 1000
     ponder: bool = False
     extend_time: float = 1.0
-    # 0.7 of Fuego's estimate: at 30 s on 9x9 against Pachi 70.0 % of 200 against 66.0 % with 1,
-    # spending 19.6 s of the 30 instead of 17.7 (docs/results/pachi-baselines.md)
-    plan_share: float = 0.7
+    # None: by the board's size (time_control.board_plan_share: 0.7 on 9x9, 1 on 19x19, as measured
+    # against Pachi at equal clocks, docs/results/pachi-baselines.md)
+    plan_share: float | None = None
     analysis_width: float = 0.2
     reuse_tree: bool = True
     batch: int = 128

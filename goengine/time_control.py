@@ -28,6 +28,23 @@ MIN_SECONDS = 0.001  # the least a move is given: the search still runs one batc
 RESERVE_DRAW = 8.0  # inside the reserve a move takes the time left over 8 x the moves planned
 EXTEND_VISIT_RATIO = 2.5  # Pachi: a search is unsure while its best move has fewer than 2.5 x the runner-up's visits
 
+# The plan's share of Fuego's estimate when the settings leave it to the board (``SearchConfig.plan_share``
+# None), measured against Pachi 12.90 at equal clocks (docs/results/pachi-baselines.md): on 9x9 at 30 s
+# 0.7 won 70.0 % of 200 (1: 66.0 %), on 19x19 at 120 s 1 won 75.0 % of 60 (0.7: 60.0 %, its late
+# middle game starved of time). A size between takes the nearer measured size's share.
+SMALL_BOARD_PLAN_SHARE = 0.7
+LARGE_BOARD_PLAN_SHARE = 1.0
+LARGE_BOARD_FROM = 14  # nearer 19 than 9
+
+
+def board_plan_share(size: int, plan_share: float | None = None) -> float:
+    """``plan_share`` when it is set, else the share the board's size is given by default: 0.7 of
+    Fuego's estimate below LARGE_BOARD_FROM (short games decided early), Fuego's estimate itself
+    from there up (long games decided late)."""
+    if plan_share is not None:
+        return plan_share
+    return LARGE_BOARD_PLAN_SHARE if size >= LARGE_BOARD_FROM else SMALL_BOARD_PLAN_SHARE
+
 
 @dataclass(frozen=True)
 class TimeSettings:

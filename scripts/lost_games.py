@@ -24,7 +24,10 @@ loss. From them and the record:
   else ``points``: no group was lost, the game was lost on the count of territory.
 
 GNU Go (``--gnugo``, Debian's ``/usr/games/gnugo``) is the judge of the dead stones, an engine
-with other blind spots than goengine's. ``--json`` prints one object a game instead of the tables.
+with other blind spots than goengine's. GNU Go 3.8 crashes judging a few positions: such a game is
+named on stderr with the reason and left out of the tables, a new GNU Go judges the games after
+it, and the exit status is 1 (as it is when a lost game has no review or no figures).
+``--json`` prints one object a game instead of the tables.
 
 ``--from-records`` reads no review: the curve is goengine's own view during the game, the root
 win rates the match laboratory kept for each of its moves (``kata-genmove_analyze``'s, in the
@@ -54,7 +57,7 @@ from sgfmill import sgf as sgfmill
 
 from goengine import coords
 from goengine.board import BLACK, WHITE, Board
-from goengine.lab.client import GtpClient
+from goengine.lab.client import GtpClient, GtpClientError
 from goengine.lab.records import CorruptRecords, load_records
 from goengine.lab.referee import GNUGO, replay_record
 from goengine.lab.referee_clock import TimeControl
@@ -282,8 +285,10 @@ def main(argv: list[str] | None = None) -> int:
     lost = [r for r in records if r.get("engine_won") is False and not r.get("void")]
     games = []
     missing = []
+    unjudged = []
     command = [args.gnugo, *judge[1:]]
-    with GtpClient(command, timeout=120) as gnugo:
+    gnugo = GtpClient(command, timeout=120)
+    try:
         for record in lost:
             if args.from_records:
                 reading = curve_from_record(record)
@@ -296,16 +301,28 @@ def main(argv: list[str] | None = None) -> int:
                     missing.append(review.name)
                     continue
                 reading = curve(review, BLACK if record["engine_black"] else WHITE)
-            games.append(examine(record, reading, gnugo))
+            try:
+                games.append(examine(record, reading, gnugo))
+            except GtpClientError as err:  # GNU Go 3.8 can crash judging a position: name the game, go on
+                unjudged.append(f"{Path(record['sgf']).stem} ({err})")
+                gnugo.close()
+                gnugo = GtpClient(command, timeout=120)
+    finally:
+        gnugo.close()
     if missing:
         what = "goengine's figures in the record" if args.from_records else "review"
         print(f"lost_games.py: no {what} for {len(missing)} lost games: {', '.join(missing)}", file=sys.stderr)
+    if unjudged:
+        print(
+            f"lost_games.py: GNU Go could not judge {len(unjudged)} lost games, left out: {'; '.join(unjudged)}",
+            file=sys.stderr,
+        )
     if args.json:
         for game in games:
             print(json.dumps(asdict(game)))
     elif games:
         print(tables(games, lost[0]["size"], own_view=args.from_records))
-    return 1 if missing else 0
+    return 1 if missing or unjudged else 0
 
 
 if __name__ == "__main__":

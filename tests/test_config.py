@@ -47,7 +47,7 @@ BAD_VALUES = {
     "resign_min_visits": ["-1", "x", "0.5"],
     "ponder": ["maybe", "2", "none"],
     "extend_time": ["-0.5", "x", "nan", "11", "none"],
-    "plan_share": ["0", "0.05", "x", "nan", "2.5", "none"],
+    "plan_share": ["0", "0.05", "x", "nan", "2.5"],
     "analysis_width": ["-0.1", "x", "nan", "inf", "11", "none"],
 }
 GOOD_VALUES = {
@@ -63,7 +63,7 @@ GOOD_VALUES = {
     "resign_min_visits": ["0", "500"],
     "ponder": ["on", "off", "1", "0", "true"],
     "extend_time": ["0", "1", "0.5"],
-    "plan_share": ["1", "0.7", "0.1", "2"],
+    "plan_share": ["1", "0.7", "0.1", "2", "none"],
     "analysis_width": ["0", "0.2", "10"],
 }
 

@@ -240,3 +240,44 @@ def test_the_lost_games_read_from_the_records_alone_gnugo_judging(tmp_path):
     # the biggest fall came after goengine's sixth move (C1): 55 % to 20 % once it saw D2
     assert game["mistake_move"] == 6 and game["mistake_winrate_loss"] == pytest.approx(35.0)
     assert game["mistake_points_loss"] == pytest.approx(9.0) and game["mistake_seconds"] == 0.5  # its third time
+
+
+# A judge that answers every command, finds no dead stones, and crashes judging a game whose last
+# move was F1 (GNU Go 3.8 crashes so on a few positions: a segmentation fault in final_status_list)
+CRASHING_JUDGE = """\
+import os, signal, sys
+last = ""
+for line in sys.stdin:
+    command = line.strip()
+    if command.startswith("play"):
+        last = command.split()[-1]
+    if command == "final_status_list dead" and last.upper() == "F1":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    sys.stdout.write("= \\n\\n")
+    sys.stdout.flush()
+"""
+
+
+def test_a_game_the_judge_crashes_on_is_named_and_the_rest_are_judged_by_a_new_judge(tmp_path):
+    """The first lost game crashes the judge: it is named with the reason and left out, the status
+    says so, and the game after it is judged by a judge started again."""
+    judge = tmp_path / "judge"
+    judge.write_text(f"#!{sys.executable}\n{CRASHING_JUDGE}")
+    judge.chmod(0o755)
+    evaluations = [[0.6, 3.0, 500.0], [0.58, 2.0, 500.0], [0.55, 1.0, 500.0], [0.2, -8.0, 500.0], [0.05, -12.0, 500.0]]
+    crash = record(0, "crash", CAPTURE, False, [1.0, 2.0, 0.5, 1.0, 3.0])
+    crash["white"]["evaluations"] = evaluations
+    walls = record(1, "walls", WALLS, False, [1.0] * 9)
+    walls["white"]["evaluations"] = [[0.6, 1.0, 500.0]] * 8 + [[0.3, -2.0, 500.0]]
+    append_record(tmp_path / "games.jsonl", crash)
+    append_record(tmp_path / "games.jsonl", walls)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path), "--from-records", "--gnugo", str(judge), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert "could not judge 1 lost games" in done.stderr and "crash (" in done.stderr and "exited" in done.stderr
+    (game,) = (json.loads(line) for line in done.stdout.splitlines())
+    assert game["game"] == "walls" and game["kind"] == "points" and game["stones_lost"] == 0

@@ -36,6 +36,7 @@ from goengine.time_control import (
     MoveTime,
     StopRule,
     TimeSettings,
+    board_plan_share,
     move_time,
     moves_to_plan,
     seconds_for_move,
@@ -51,8 +52,8 @@ def margin(per_move: float) -> float:
     return per_move * (1 - SAFETY_SHARE) - SAFETY_SECONDS - MOVE_MARGIN
 
 
-# The default plan share (``SearchConfig.plan_share``) and the moves it plans on an empty 9x9: 0.7 of
-# Fuego's estimate, (81 - 81/4) / 2 = 30.375
+# The default plan share on 9x9 (``SearchConfig.plan_share`` None: ``board_plan_share``) and the moves it
+# plans on an empty 9x9: 0.7 of Fuego's estimate, (81 - 81/4) / 2 = 30.375
 SHARE = 0.7
 EMPTY_9X9 = SHARE * 30.375  # 21.2625
 
@@ -243,9 +244,27 @@ def test_fewer_empty_points_give_more_time_per_move_but_at_least_3n_over_2_moves
     full = set_up("\n".join(["X X X X X X X X X"] * 8 + [". . . . . . . . ."]))
     full.clocks.start(time_settings_from_gtp(60, 0, 0))
     assert full.seconds_for_move(BLACK) == pytest.approx(planned(60, 3, 13.5))
-    big = Engine(EngineConfig(size=19))  # 361 empty: 0.7 (361 - 90.25) / 2 = 94.7625 moves
+    big = Engine(EngineConfig(size=19))  # 361 empty: the default share on 19x19 is 1, (361 - 90.25) / 2 = 135.375
     big.clocks.start(time_settings_from_gtp(600, 0, 0))
-    assert big.seconds_for_move(BLACK) == pytest.approx(planned(600, 30, SHARE * 135.375))
+    assert big.seconds_for_move(BLACK) == pytest.approx(planned(600, 30, 135.375))
+
+
+@pytest.mark.parametrize(
+    ("size", "share"),
+    [(5, 0.7), (9, 0.7), (13, 0.7), (14, 1.0), (19, 1.0)],
+)
+def test_the_default_plan_share_goes_by_the_board_size_and_a_set_share_overrides_it(size, share):
+    """0.7 of Fuego's estimate below 14x14, 1 from there up; a share set in the settings is used
+    as it is on every size. Through the engine: an empty board of 10 minutes plans over the share
+    of (N^2 - N^2/4) / 2 moves."""
+    assert board_plan_share(size) == share
+    assert board_plan_share(size, 0.4) == 0.4
+    moves = 0.75 * size * size / 2
+    for config_share, used in ((None, share), (1.3, 1.3)):
+        engine = Engine(EngineConfig(size=size, search=SearchConfig(plan_share=config_share)))
+        engine.clocks.start(time_settings_from_gtp(600, 0, 0))
+        expected = planned(600, 30, max(used * moves, 1.5 * size))
+        assert engine.seconds_for_move(BLACK) == pytest.approx(expected)
 
 
 def test_a_sudden_death_game_spends_more_in_the_middle_than_at_the_end_and_keeps_its_reserve():
