@@ -53,7 +53,7 @@ from goengine.ponder import Ponderer
 from goengine.result import MoveStats, SearchResult
 from goengine.ruleset import goengine_rules
 from goengine.search import Search, direct_move
-from goengine.time_control import GameClocks, StopRule, TimeSettings, board_plan_share
+from goengine.time_control import GameClocks, StopRule, TimeSettings
 
 RESIGN = -2  # the move of a decision to resign
 OWNERSHIP_PLAYOUTS = 1000
@@ -304,8 +304,7 @@ class Engine:
         config = self._search.config
         allotted = None
         if config.extend_time > 0:
-            share = board_plan_share(board.size, config.plan_share)
-            allotted = self.clocks.move_time(color, _empty_points(board), board.size, share)
+            allotted = self.clocks.move_time(color, _empty_points(board), board.size, config.plan_share)
         if allotted is None or (config.seconds is not None and config.seconds < allotted.planned):
             return budget, None
         rule = StopRule(allotted.planned, allotted.longest(config.extend_time))
@@ -328,7 +327,7 @@ class Engine:
         """The thinking time the clock allows ``color`` for a move in ``board`` (default: the
         game's), or None without a clock (``GameClocks.seconds_for_move``)."""
         board = self.game.board if board is None else board
-        share = board_plan_share(board.size, self._search.config.plan_share)
+        share = self._search.config.plan_share
         return self.clocks.seconds_for_move(parse_color(color), _empty_points(board), board.size, share)
 
     # ---- scoring

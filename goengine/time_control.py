@@ -131,18 +131,24 @@ class Clock:
         self.reported = True
 
 
-def moves_to_plan(empty_points: int, size: int, share: float = 1.0) -> float:
+def moves_to_plan(empty_points: int, size: int, share: float | None = 1.0) -> float:
     """How many moves of its own a player still expects to play, as Fuego's SgDefaultTimeControl
     estimates it: half the empty points beyond a quarter of the board, and never fewer than 3N/2,
     so the time left is never planned over fewer moves than an endgame takes. ``share`` scales
     the estimate but not its floor: below 1 the time left is spread over fewer moves, so a move
     now gets more and the game's last moves less (games between engines that resign end well
-    before the board is full)."""
+    before the board is full). ``share`` None: the board's default (``board_plan_share``)."""
+    share = board_plan_share(size, share)
     return max(share * (empty_points - size * size / 4.0), 3.0 * size) / 2.0
 
 
 def seconds_for_move(
-    settings: TimeSettings, clock: Clock, empty_points: int, size: int, overhead: float = 0.0, plan_share: float = 1.0
+    settings: TimeSettings,
+    clock: Clock,
+    empty_points: int,
+    size: int,
+    overhead: float = 0.0,
+    plan_share: float | None = 1.0,
 ) -> float | None:
     """The thinking time the clock allows for this move, or None without a clock: the planned
     seconds of ``move_time``."""
@@ -168,7 +174,12 @@ class MoveTime:
 
 
 def move_time(
-    settings: TimeSettings, clock: Clock, empty_points: int, size: int, overhead: float = 0.0, plan_share: float = 1.0
+    settings: TimeSettings,
+    clock: Clock,
+    empty_points: int,
+    size: int,
+    overhead: float = 0.0,
+    plan_share: float | None = 1.0,
 ) -> MoveTime | None:
     """The thinking time the clock allows for this move, or None without a clock. ``overhead``: the
     worst time a move has cost beyond its search so far (kept back with MOVE_MARGIN).
@@ -280,11 +291,13 @@ class GameClocks:
         if searched is not None:
             self.overhead = max(self.overhead, seconds - searched)
 
-    def seconds_for_move(self, color: int, empty_points: int, size: int, plan_share: float = 1.0) -> float | None:
+    def seconds_for_move(
+        self, color: int, empty_points: int, size: int, plan_share: float | None = 1.0
+    ) -> float | None:
         """The thinking time ``color``'s clock allows for a move with ``empty_points`` empty points
         on a ``size`` board, or None without a clock (``seconds_for_move``)."""
         return seconds_for_move(self.settings, self.clocks[color], empty_points, size, self.overhead, plan_share)
 
-    def move_time(self, color: int, empty_points: int, size: int, plan_share: float = 1.0) -> MoveTime | None:
+    def move_time(self, color: int, empty_points: int, size: int, plan_share: float | None = 1.0) -> MoveTime | None:
         """``seconds_for_move`` with the part an unsure search may stretch (``move_time``)."""
         return move_time(self.settings, self.clocks[color], empty_points, size, self.overhead, plan_share)

@@ -260,6 +260,7 @@ def test_the_default_plan_share_goes_by_the_board_size_and_a_set_share_overrides
     assert board_plan_share(size) == share
     assert board_plan_share(size, 0.4) == 0.4
     moves = 0.75 * size * size / 2
+    assert moves_to_plan(size * size, size, None) == pytest.approx(max(share * moves, 1.5 * size))
     for config_share, used in ((None, share), (1.3, 1.3)):
         engine = Engine(EngineConfig(size=size, search=SearchConfig(plan_share=config_share)))
         engine.clocks.start(time_settings_from_gtp(600, 0, 0))
