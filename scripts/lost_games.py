@@ -45,6 +45,7 @@ player itself with the time it had in the game.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import shlex
@@ -286,8 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     games = []
     missing = []
     unjudged = []
-    command = [args.gnugo, *judge[1:]]
-    gnugo = GtpClient(command, timeout=120)
+    start_judge = functools.partial(GtpClient, [args.gnugo, *judge[1:]], timeout=120)
+    gnugo = start_judge()
     try:
         for record in lost:
             if args.from_records:
@@ -306,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
             except GtpClientError as err:  # GNU Go 3.8 can crash judging a position: name the game, go on
                 unjudged.append(f"{Path(record['sgf']).stem} ({err})")
                 gnugo.close()
-                gnugo = GtpClient(command, timeout=120)
+                gnugo = start_judge()
     finally:
         gnugo.close()
     if missing:
