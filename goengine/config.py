@@ -21,11 +21,10 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 
-from goengine import dynkomi, parallel, players, policies, priors, selection
+from goengine import dynkomi, numerals, parallel, players, policies, priors, selection
 from goengine.coords import BOARD_SIZES  # the sizes a game may have; here for the settings' users
 from goengine.kernels import COMPILE_TIME as COMPILE_TIME  # the first compile's cost, for the command lines
 from goengine.kernels.tree import BYTES_PER_NODE
@@ -37,11 +36,6 @@ DEFAULT_PLAYOUTS = 10000
 MIN_TREE_NODES = 1024  # the smallest tree a search accepts
 _NONE_WORDS = ("none", "off")
 _BOOL_WORDS = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
-_INTEGER = re.compile(r"[+-]?[0-9]+")  # ASCII digits: \d and int() take other scripts' digits too
-# An integer setting's value with more digits than this (leading zeros aside) is out of every
-# range (the widest, seed's, has 19), and is refused before int() reads it: Python refuses to
-# convert more than 4,300 digits (sys.int_info), with a message about itself.
-_MAX_DIGITS = 30
 
 
 @dataclass(frozen=True)
@@ -72,20 +66,18 @@ class Setting:
             return _BOOL_WORDS[t.lower()]
         if self.optional and t.lower() in _NONE_WORDS:
             return None
-        if self.kind is int:
-            if not _INTEGER.fullmatch(t):
-                raise ValueError(f"{self.key} must be an integer, got {text!r}")
-            digits = len(t.lstrip("+-").lstrip("0"))
-            if digits > _MAX_DIGITS:
-                raise ValueError(
-                    f"{self.key} must be from {self.format(self.lo)} to {self.format(self.hi)}, "
-                    f"got an integer of {digits} digits"
-                )
-            return self.check(int(t))
+        # ASCII digits, linear in the text (goengine.numerals): int() and float() take other
+        # scripts' digits, "1_0", "nan", and int() takes time in the square of its digits
         try:
-            value = float(t)
-        except ValueError:
-            raise ValueError(f"{self.key} must be a number, got {text!r}") from None
+            value = numerals.integer(t) if self.kind is int else numerals.decimal(t)
+        except numerals.TooLong as err:
+            length = f"an integer of {err.characters} digits" if self.kind is int else f"{err.characters} characters"
+            raise ValueError(
+                f"{self.key} must be from {self.format(self.lo)} to {self.format(self.hi)}, got {length}"
+            ) from None
+        except numerals.NotANumber:
+            kind = "an integer" if self.kind is int else "a number"
+            raise ValueError(f"{self.key} must be {kind}, got {text!r}") from None
         return self.check(value)
 
     def check(self, value):

@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from goengine import version
+from goengine import numerals, version
 from goengine.ruleset import HANDICAP_BONUSES
 
 if TYPE_CHECKING:
@@ -54,9 +54,14 @@ def add_engine_options(parser: argparse.ArgumentParser, board: bool = True, thre
     sizes = f"{BOARD_SIZES[0]}..{BOARD_SIZES[-1]}"
     if board:
         parser.add_argument(
-            "--size", type=int, default=defaults.size, help=f"initial board size, {sizes} (default %(default)s)"
+            "--size",
+            type=numerals.option(int),
+            default=defaults.size,
+            help=f"initial board size, {sizes} (default %(default)s)",
         )
-        parser.add_argument("--komi", type=float, default=defaults.komi, help="initial komi (default %(default)s)")
+        parser.add_argument(
+            "--komi", type=numerals.option(float), default=defaults.komi, help="initial komi (default %(default)s)"
+        )
     parser.add_argument(
         "--white-handicap-bonus",
         choices=HANDICAP_BONUSES,

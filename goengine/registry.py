@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from goengine import numerals
+
 
 def format_number(value: float) -> str:
     """A setting's or parameter's number as logs, GoGui's parameter page, ``--help`` and match
@@ -69,8 +71,8 @@ class Param:
             elif float(value) in {number for _, number in self.choices}:
                 return float(value)
             raise ValueError(f"{self.name} of {owner} must be one of {', '.join(self.names)}, got {value!r}")
-        try:
-            number = float(value)
+        try:  # text in ASCII digits, read in time linear in its length (goengine.numerals)
+            number = numerals.decimal(value.strip()) if isinstance(value, str) else float(value)
         except (TypeError, ValueError):
             raise ValueError(f"{self.name} of {owner} must be a number, got {value!r}") from None
         if not math.isfinite(number):

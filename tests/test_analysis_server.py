@@ -374,6 +374,36 @@ def test_bad_lines_between_queries_lose_no_query_in_flight():
     assert finals == [("after", 0), ("before", 0), ("before", 1)]
 
 
+def test_a_refused_line_is_answered_under_its_id_when_the_id_can_be_read():
+    """Nesting too deep, a line too long and JSON cut short each name the query's id when its
+    outermost object has one (a client waits on that id). (Before: these errors came without
+    the id, and a client waiting for it waited for ever.)"""
+    out = []
+    server = AnalysisServer(CONFIG, out.append)
+    head = '{"id": "far", "moves": [["B", "E5"]], "x": '
+    long_line = (head + "1" * (MAX_LINE_BYTES + 10) + "}\n").encode()
+    (too_long,) = list(input_lines(io.BytesIO(long_line)))
+    assert isinstance(too_long, LongLine) and too_long.length == len(long_line)
+    for bad in ('{"id": "deep", "moves": ' + "[" * 2000 + "]" * 2000 + "}", too_long, '{"id": "cut", "moves": [['):
+        server.submit(bad)
+    server.submit("[" * 2000)  # no object, no id
+    server.finish()
+    errors = [json.loads(line) for line in out]
+    assert [e.get("id") for e in errors] == ["deep", "far", "cut", None]
+    assert errors[0]["error"].startswith(f"Nested 2001 deep, at most {MAX_NESTING}")
+
+
+def test_the_issues_line_of_escaped_quotes_is_refused_and_the_next_query_answered():
+    """``"[" * 65 + '"' + '\\"' * 32000`` then ``query_version``, as ``goengine analysis`` reads
+    them (the work of the nesting count is held to the line's length in
+    tests/test_analysis_outline.py)."""
+    text = "[" * 65 + '"' + '\\"' * 32000 + "\n" + '{"id":"s","action":"query_version"}\n'
+    done = run_command(text, timeout=120)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert "error" in answers[0] and answers[1]["id"] == "s" and answers[1]["action"] == "query_version"
+
+
 def test_a_line_the_server_fails_on_is_answered_with_an_error_and_the_next_is_served(monkeypatch):
     out, logged = [], []
     server = AnalysisServer(CONFIG, out.append, log=logged.append)

@@ -779,7 +779,9 @@ def test_an_id_of_any_length_is_echoed_and_the_next_line_answered():
         ("time_left b 10 -" + "1" * 101, "? integer too long (101 digits; at most 100)"),
         ("komi 1_0", "? syntax error"),  # float() reads 10
         ("komi \u0667.\u0665", "? syntax error"),  # float() reads 7.5
-        ("komi " + "9" * 5000, "? syntax error"),  # infinite
+        ("komi " + "9" * 5000, "? number too long (5000 characters; at most 100)"),
+        ("komi " + "9" * 400, "? number too long (400 characters; at most 100)"),
+        ("komi 1e400", "? syntax error"),  # infinite
         ("komi -.5e1", "="),
         ("play b e\u0665", "? syntax error"),  # int() reads E5: it was played there
         ("play b e" + "5" * 5000, "? illegal move"),  # off the board

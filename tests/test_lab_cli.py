@@ -164,14 +164,14 @@ def test_a_timeout_shorter_than_a_move_may_take_is_refused_saying_what_to_give(a
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("--timeout", "nan"), "argument --timeout: a number of seconds above 0, not nan"),
-        (("--timeout", "inf"), "argument --timeout: a number of seconds above 0, not inf"),
+        (("--timeout", "nan"), "argument --timeout: a number of seconds above 0, not 'nan'"),
+        (("--timeout", "inf"), "argument --timeout: a number of seconds above 0, not 'inf'"),
         (("--timeout", "0"), "argument --timeout: a number of seconds above 0, not 0"),
         (("--startup-timeout", "-1"), "argument --startup-timeout: a number of seconds above 0, not -1"),
-        (("--seconds", "nan"), "argument --seconds: a number of seconds above 0, not nan"),
+        (("--seconds", "nan"), "argument --seconds: a number of seconds above 0, not 'nan'"),
         (("--size", "25"), "argument --size: a board size from 5 to 19, not 25"),
         (("--size", "4"), "argument --size: a board size from 5 to 19, not 4"),
-        (("--komi", "nan"), "argument --komi: a komi from -150 to 150, not nan"),
+        (("--komi", "nan"), "argument --komi: a komi from -150 to 150, not 'nan'"),
         (("--komi", "x"), "argument --komi: a komi from -150 to 150, not 'x'"),
         (("--jobs", "-3"), "argument --jobs: a whole number, at least 1, not -3"),
         (("--games", "0"), "argument --games: a whole number, at least 1, not 0"),

@@ -76,10 +76,17 @@ def test_a_number_out_of_range_is_refused_with_the_range(given):
         BIAS.parse("weighted", given)
 
 
-@pytest.mark.parametrize("given", ["nan", "inf", "-inf", "1e400", math.nan, math.inf])
+@pytest.mark.parametrize("given", [math.nan, math.inf, -math.inf])
 def test_nan_and_infinity_are_refused_even_without_a_range(given):
     unbounded = Param("c", 0, 1.0, "exploration_c")
     with pytest.raises(ValueError, match="must be finite"):
+        unbounded.parse("ucb", given)
+
+
+@pytest.mark.parametrize("given", ["nan", "inf", "-inf", "1e400", "1_0", "\u0661", "0x1"])
+def test_text_that_is_not_a_finite_ascii_number_is_refused(given):
+    unbounded = Param("c", 0, 1.0, "exploration_c")
+    with pytest.raises(ValueError, match=r"^c of ucb must be a number, got "):
         unbounded.parse("ucb", given)
 
 

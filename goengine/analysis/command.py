@@ -14,7 +14,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from goengine import version
+from goengine import numerals, version
 from goengine.options import add_engine_options, config_from_args, stderr_log
 
 if TYPE_CHECKING:
@@ -50,7 +50,10 @@ def build_analysis_parser() -> argparse.ArgumentParser:
         help="config keys as in -config, comma-separated (repeatable)",
     )
     kata.add_argument(
-        "-analysis-threads", type=int, metavar="N", help="positions searched at once, each by its own engine (1)"
+        "-analysis-threads",
+        type=numerals.option(int, 1),
+        metavar="N",
+        help="positions searched at once, each by its own engine (1)",
     )
     kata.add_argument(
         "-quit-without-waiting",
@@ -84,11 +87,11 @@ def analysis_defaults(settings: dict[str, str], config: EngineConfig, log) -> tu
     perspective = settings.get("reportAnalysisWinratesAs", "SIDETOMOVE").upper()
     if perspective not in ("BLACK", "WHITE", "SIDETOMOVE"):
         raise ValueError(f"reportAnalysisWinratesAs must be BLACK, WHITE or SIDETOMOVE, not {perspective}")
-    try:
-        visits = int(settings["maxVisits"]) if "maxVisits" in settings else budget_visits
-        seconds = float(settings["maxTime"]) if "maxTime" in settings else budget_seconds
-        pv_length = int(settings.get("analysisPVLen", 15))
-        workers = int(settings.get("numAnalysisThreads", 1))
+    try:  # ASCII digits, as KataGo reads them (goengine.numerals)
+        visits = numerals.integer(settings["maxVisits"]) if "maxVisits" in settings else budget_visits
+        seconds = numerals.decimal(settings["maxTime"]) if "maxTime" in settings else budget_seconds
+        pv_length = numerals.integer(settings.get("analysisPVLen", "15"))
+        workers = numerals.integer(settings.get("numAnalysisThreads", "1"))
     except ValueError as error:
         raise ValueError(f"a config value is not a number: {error}") from None
     bad_seconds = seconds is not None and not (math.isfinite(seconds) and seconds > 0)

@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
 from goengine import coords
+from goengine.analysis.outline import outline
 from goengine.board import BLACK, PASS, WHITE, IllegalMove
 from goengine.config import BOARD_SIZES
 from goengine.game import Game, GameError
@@ -44,7 +42,6 @@ MAX_LINE_BYTES = 16 << 20  # a line at most; a 19x19 query of 10,000 moves is ab
 MAX_NESTING = 64  # arrays and objects inside each other; a query of KataGo's nests 4 deep
 MAX_NUMBER_CHARS = 100  # a number's characters at most (Python refuses integers of 4,300 digits)
 MAX_ECHO_CHARS = 200  # what an error quotes of the line it refuses
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')  # a JSON string, for the nesting count to skip
 
 # what a query may hold and goengine acts on
 QUERY_FIELDS = {
@@ -169,11 +166,13 @@ def read(line: str, defaults: Defaults | None = None) -> Query | Action | None:
         return None
     depth = nesting(text)
     if depth > MAX_NESTING:
-        raise QueryError(f"Nested {depth} deep, at most {MAX_NESTING}: could not parse input line: {echo(text)}")
+        message = f"Nested {depth} deep, at most {MAX_NESTING}: could not parse input line: {echo(text)}"
+        raise QueryError(message, query_id=readable_id(text))
     try:
         request = json.loads(text, parse_constant=_constant, parse_int=_integer, parse_float=_float)
     except (json.JSONDecodeError, RecursionError) as error:
-        raise QueryError(f"{error} - could not parse input line as json request: {echo(text)}") from None
+        message = f"{error} - could not parse input line as json request: {echo(text)}"
+        raise QueryError(message, query_id=readable_id(text)) from None
     if not isinstance(request, dict):
         raise QueryError(f"Request line was valid json but was not an object, ignoring: {echo(text)}")
     query_id = request.get("id")
@@ -197,13 +196,19 @@ def echo(text: str) -> str:
 
 def nesting(text: str) -> int:
     """How deep the arrays and objects of ``text`` (a JSON line) nest, strings aside: counted
-    before parsing, since Python's reader recurses once a level. A text with no more brackets than
-    MAX_NESTING cannot nest deeper, and is not counted (0)."""
+    before parsing, since Python's reader recurses once a level, in one pass linear in the
+    line (``outline``). A text with no more brackets than MAX_NESTING cannot nest deeper, and is
+    not counted (0)."""
     if text.count("[") + text.count("{") <= MAX_NESTING:
         return 0
-    codes = np.frombuffer(_STRING.sub("", text).encode("utf-8", "replace"), dtype=np.uint8)
-    steps = np.isin(codes, (ord("["), ord("{"))).astype(np.int64) - np.isin(codes, (ord("]"), ord("}")))
-    return int(np.cumsum(steps).max(initial=0))
+    return outline(text).depth
+
+
+def readable_id(text: str) -> str | None:
+    """The ``id`` of a line refused before it was parsed (too deep, not JSON, cut off), when its
+    outermost object has one that reads as a string: the error then names it, so a client
+    waiting on that id is answered (``outline``)."""
+    return outline(text, find_id=True).query_id
 
 
 class _Unreadable:

@@ -34,18 +34,22 @@ from dataclasses import dataclass, field
 
 from goengine import version
 from goengine.analysis import response
-from goengine.analysis.query import MAX_LINE_BYTES, Action, Defaults, Query, QueryError, Turn, read
+from goengine.analysis.query import MAX_LINE_BYTES, Action, Defaults, Query, QueryError, Turn, read, readable_id
 from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine, SearchRequest, SearchResult
 from goengine.sgf import SgfGame
+
+HEAD_BYTES = 1 << 20  # what is kept of a line too long to read: enough to find its id in
 
 
 @dataclass(frozen=True)
 class LongLine:
     """In place of an input line longer than MAX_LINE_BYTES, which was read past, not kept: its
-    length in bytes, its line ending included."""
+    length in bytes, its line ending included, and its first HEAD_BYTES bytes (``head``), where
+    the query's id is looked for so that the error can name it."""
 
     length: int
+    head: str = field(default="", compare=False, repr=False)
 
 
 def input_lines(binary, limit: int = MAX_LINE_BYTES):
@@ -59,13 +63,16 @@ def input_lines(binary, limit: int = MAX_LINE_BYTES):
         if len(line) <= limit:
             yield line.decode("utf-8", errors="replace")
             continue
-        length = len(line)
-        while not line.endswith(b"\n"):
-            line = binary.readline(1 << 20)
-            if not line:
+        length, head = len(line), line[:HEAD_BYTES].decode("utf-8", errors="replace")
+        ended = line.endswith(b"\n")
+        del line  # the rest is read past in pieces of a megabyte
+        while not ended:
+            piece = binary.readline(1 << 20)
+            if not piece:
                 break
-            length += len(line)
-        yield LongLine(length)
+            length += len(piece)
+            ended = piece.endswith(b"\n")
+        yield LongLine(length, head)
 
 
 @dataclass
@@ -129,7 +136,9 @@ class AnalysisServer:
 
     def _submit(self, line: str | LongLine) -> None:
         if isinstance(line, LongLine):
-            self.send({"error": f"a line of {line.length} bytes; at most {MAX_LINE_BYTES}: not read"})
+            error = QueryError(f"a line of {line.length} bytes; at most {MAX_LINE_BYTES}: not read")
+            error.query_id = readable_id(line.head)
+            self.send(error.to_json())
             return
         try:
             request = read(line, self.defaults)

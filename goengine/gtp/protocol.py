@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import inspect
 import io
-import math
 import queue
 import re
 import sys
@@ -47,6 +46,8 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+
+from goengine import numerals
 
 NAME = "goengine"  # what ``name`` answers
 EARLY_COMMANDS = ("protocol_version", "name", "version", "quit")  # what ``serve``'s early protocol answers
@@ -65,13 +66,7 @@ def syntax_error() -> GtpError:
 
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 # GTP's numbers are ASCII: Python's int() and float() also read other scripts' digits and "1_0"
-_DIGITS = re.compile("[0-9]+")
-_INTEGER = re.compile("[+-]?[0-9]+")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-# The most digits an integer argument may have: far more than any GTP argument needs (GTP's int is
-# below 2**31, ten digits), far fewer than Python's int() takes from text (4,300 by default, as
-# few as 640 if PYTHONINTMAXSTRDIGITS says so), so int() never refuses one with its own message.
-MAX_DIGITS = 100
+_DIGITS = re.compile("[0-9]++")  # possessive: a run of digits is never given back (numerals)
 
 
 def parse_line(line: str) -> tuple[str | None, str | None, list[str]]:
@@ -130,24 +125,27 @@ def vertex(size: int, text: str) -> int:
 def integer(text: str) -> int:
     """An integer written in ASCII digits, with an optional sign: a syntax error for anything
     else (``1_0``, ``1.0``, other scripts' digits, which Python's int() takes), ``integer too
-    long`` for more than MAX_DIGITS digits (leading zeros aside)."""
-    if not _INTEGER.fullmatch(text):
-        raise syntax_error()
-    digits = len(text.lstrip("+-").lstrip("0"))
-    if digits > MAX_DIGITS:
-        raise GtpError(f"integer too long ({digits} digits; at most {MAX_DIGITS})")
-    return int(text)
+    long`` for more than ``numerals.MAX_CHARS`` digits (leading zeros aside). Linear in the
+    text's length (``goengine.numerals``)."""
+    try:
+        return numerals.integer(text)
+    except numerals.TooLong as err:
+        raise GtpError(f"integer too long ({err.characters} digits; at most {numerals.MAX_CHARS})") from None
+    except numerals.NotANumber:
+        raise syntax_error() from None
 
 
 def number(text: str) -> float:
     """A finite float in ASCII digits (``7.5``, ``-1``, ``.5``, ``1e3``); a syntax error otherwise
-    (``nan``, ``inf``, ``1_0``, and what overflows, such as ``1e400`` or a thousand digits)."""
-    if not _FLOAT.fullmatch(text):
-        raise syntax_error()
-    value = float(text)
-    if not math.isfinite(value):
-        raise syntax_error()
-    return value
+    (``nan``, ``inf``, ``1_0``, and what overflows, such as ``1e400``), ``number too long`` for
+    more than ``numerals.MAX_CHARS`` characters (sign and leading zeros aside). Linear in the
+    text's length (``goengine.numerals``)."""
+    try:
+        return numerals.decimal(text)
+    except numerals.TooLong as err:
+        raise GtpError(f"number too long ({err.characters} characters; at most {numerals.MAX_CHARS})") from None
+    except numerals.NotANumber:
+        raise syntax_error() from None
 
 
 MAX_ERROR_CHARS = 1000  # an error's text at most: many times any message of ours with its value

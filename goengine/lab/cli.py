@@ -66,7 +66,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from goengine import coords, version
+from goengine import coords, numerals, version
 from goengine.coords import BOARD_SIZES
 from goengine.jobs import Runner
 from goengine.lab import MissingExtra, gamefiles, needs, report
@@ -88,16 +88,10 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 
 
 def _number(text: str, low: float, high: float, what: str, integer: bool = False) -> float | int:
-    """``text`` read as a number from ``low`` to ``high`` (an integer with ``integer``); argparse's
-    error, which names the option and exits with status 2, for anything else: NaN and the
-    infinities too, which a float accepts and which would then void every game."""
-    try:
-        value = int(text) if integer else float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{what}, not {text!r}") from None
-    if not (math.isfinite(value) and low <= value <= high):
-        raise argparse.ArgumentTypeError(f"{what}, not {text}")
-    return value
+    """``text`` read as a number from ``low`` to ``high`` (an integer with ``integer``), in ASCII
+    digits (``goengine.numerals``); argparse's error, which names the option and exits with status
+    2, for anything else: NaN and the infinities too, which would void every game."""
+    return numerals.option(int if integer else float, low, high, what)(text)
 
 
 def _seconds(text: str) -> float:
@@ -121,6 +115,11 @@ def _handicap(text: str) -> int:
     if value == 1:
         raise argparse.ArgumentTypeError("0, or GTP's fixed handicap of 2 to 9 stones, not 1")
     return value
+
+
+def _seed(text: str) -> int:
+    # goengine's seeds are 0 to 2**63 - 1 (config.SETTINGS); game i takes seed + i
+    return _number(text, 0, 2**62, "a seed from 0 to 2**62", integer=True)
 
 
 def _share(text: str) -> float:
@@ -181,7 +180,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seconds", type=_seconds, default=None, help="seconds per move for goengine")
     p.add_argument("--time", default=None, metavar="MAIN[+BYOxPERIODS|+BYO/MOVES]", help="a clock for both sides")
     p.add_argument("--no-time-left", action="store_true", help="with --time: never send time_left (as gogui-twogtp)")
-    p.add_argument("--seed", type=int, default=1, help="goengine's seed for game 0; game i uses seed + i (default 1)")
+    p.add_argument("--seed", type=_seed, default=1, help="goengine's seed for game 0; game i uses seed + i (default 1)")
     p.add_argument(
         "--timeout",
         type=_seconds,

@@ -27,7 +27,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_FORMAT = re.compile(r"(?P<main>\d+(?:\.\d+)?)(?:\+(?P<byo>\d+(?:\.\d+)?)(?:(?P<x>x)|/)(?P<count>\d+))?")
+# ASCII digits (\d takes other scripts'), quantifiers that never give back (goengine.numerals)
+_FORMAT = re.compile(
+    r"(?P<main>[0-9]++(?:\.[0-9]++)?+)(?:\+(?P<byo>[0-9]++(?:\.[0-9]++)?+)(?:(?P<x>x)|/)(?P<count>[0-9]++))?+"
+)
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class TimeControl:
     @classmethod
     def parse(cls, text: str) -> TimeControl:
         """``MAIN``, ``MAIN+BYOxPERIODS`` or ``MAIN+BYO/MOVES``; ValueError saying what is wrong."""
-        m = _FORMAT.fullmatch(text.strip())
+        m = _FORMAT.fullmatch(text.strip()) if len(text) <= 100 else None
         if not m:
             raise ValueError(f"--time wants MAIN, MAIN+BYOxPERIODS or MAIN+BYO/MOVES (seconds), got {text!r}")
         main = float(m["main"])

@@ -37,6 +37,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from goengine import numerals
 from goengine.jobs import Runner
 from goengine.lab.client import GtpClient
 from goengine.lab.records import append_record, load_records
@@ -55,13 +56,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--engine", default=None, help="the engine's command line (default: this Python's goengine)")
     p.add_argument("--config", default="", help="arguments added to the goengine command (e.g. '--rule kl-ucb')")
-    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, help="goengine's playouts a move (8000)")
+    p.add_argument(
+        "--playouts", type=numerals.option(int, 1), default=DEFAULT_PLAYOUTS, help="goengine's playouts a move (8000)"
+    )
     p.add_argument("--suite", type=Path, default=SUITE, help="the folder of .tst files (data/regression)")
     p.add_argument("--half", choices=("tune", "held-out", "all"), default="all", help="which tests to play")
     p.add_argument("--family", action="append", default=[], help="only this family (repeatable)")
-    p.add_argument("--limit", type=int, default=None, help="play at most this many of the tests chosen")
-    p.add_argument("--jobs", type=int, default=None, help="engines at once (default: the cores)")
-    p.add_argument("--timeout", type=float, default=600.0, help="seconds allowed for one command (600)")
+    p.add_argument(
+        "--limit", type=numerals.option(int, 1), default=None, help="play at most this many of the tests chosen"
+    )
+    p.add_argument("--jobs", type=numerals.option(int, 1), default=None, help="engines at once (default: the cores)")
+    p.add_argument(
+        "--timeout", type=numerals.option(float, 0.001), default=600.0, help="seconds allowed for one command (600)"
+    )
     p.add_argument("--out", type=Path, required=True, help="the folder of tests.jsonl")
     p.add_argument("--report", action="store_true", help="play nothing: the table of the tests in --out")
     p.add_argument("--compare", type=Path, default=None, help="with --report: another folder, before")

@@ -41,6 +41,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from goengine import numerals
+from goengine.coords import BOARD_SIZES
 from goengine.jobs import Runner
 from goengine.lab.records import append_record, load_records
 from goengine.lab.referee import GameSpec
@@ -282,15 +284,19 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Tuner
     p.add_argument("--knob", action="append", default=[], metavar="NAME=LOW:HIGH[:int]@START", required=True)
     p.add_argument("--opponent", required=True, help="the opponent's GTP command line")
     p.add_argument("--engine", default=DEFAULT_ENGINE + " --threads 1", help="goengine's command line")
-    p.add_argument("--playouts", type=int, default=None, help="goengine's playouts a move")
-    p.add_argument("--size", type=int, default=9)
-    p.add_argument("--komi", type=float, default=7.5)
-    p.add_argument("--iterations", type=int, default=100)
-    p.add_argument("--games", type=int, default=2, help="games a side and iteration (colours alternate)")
-    p.add_argument("--a", type=float, default=DEFAULT_A, help="SPSA's step gain a (on the unit scale)")
-    p.add_argument("--c", type=float, default=DEFAULT_C, help="SPSA's perturbation c (on the unit scale)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=1, help="games played at once")
+    p.add_argument("--playouts", type=numerals.option(int, 1), default=None, help="goengine's playouts a move")
+    p.add_argument("--size", type=numerals.option(int, BOARD_SIZES[0], BOARD_SIZES[-1]), default=9)
+    p.add_argument("--komi", type=numerals.option(float, -150, 150), default=7.5)
+    p.add_argument("--iterations", type=numerals.option(int, 1), default=100)
+    p.add_argument(
+        "--games", type=numerals.option(int, 1), default=2, help="games a side and iteration (colours alternate)"
+    )
+    p.add_argument("--a", type=numerals.option(float), default=DEFAULT_A, help="SPSA's step gain a (on the unit scale)")
+    p.add_argument(
+        "--c", type=numerals.option(float), default=DEFAULT_C, help="SPSA's perturbation c (on the unit scale)"
+    )
+    p.add_argument("--seed", type=numerals.option(int, 0, 2**62), default=1)
+    p.add_argument("--jobs", type=numerals.option(int, 1), default=1, help="games played at once")
     p.add_argument("--cluster", default=None, metavar="tcp://HOST:PORT")
     p.add_argument("--out", required=True, help="folder for games.jsonl and spsa.jsonl")
     p.add_argument("--report", action="store_true", help="play nothing: print the iterations and the estimate")

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from goengine import sgf
+from goengine import numerals, sgf
 from goengine.board import BLACK, WHITE
 from goengine.config import Budget, EngineConfig
 from goengine.engine import warm_up
@@ -265,14 +265,14 @@ def build_review_parser() -> argparse.ArgumentParser:
     review = parser.add_argument_group("the review")
     review.add_argument(
         "--visits",
-        type=int,
+        type=numerals.option(int),
         metavar="N",
         help=f"playouts a position, as --playouts (default {DEFAULT_VISITS} when neither this, --playouts "
         "nor --seconds is given; --seconds is then the time a position)",
     )
     review.add_argument(
         "--jobs",
-        type=int,
+        type=numerals.option(int),
         metavar="N",
         help="positions evaluated at once on this machine, each by its own engine process "
         f"(default: the cores, {available_cores()} here, over the threads an engine searches with, 1 by default)",
@@ -282,7 +282,9 @@ def build_review_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="send the positions to the Dask scheduler at ADDRESS (tcp://host:8786) rather than to local processes",
     )
-    review.add_argument("--mistakes", type=int, default=5, metavar="N", help="mistakes listed a colour (default 5)")
+    review.add_argument(
+        "--mistakes", type=numerals.option(int), default=5, metavar="N", help="mistakes listed a colour (default 5)"
+    )
     review.add_argument("--no-plot", action="store_true", help="no GAME-review.png (no matplotlib needed)")
     review.add_argument("--no-progress", action="store_true", help="a line a game on stderr, no progress bar")
     return parser
