@@ -38,8 +38,9 @@ def test_the_keys_goengine_reads_become_the_defaults_and_the_others_are_noted():
         ("reportAnalysisWinratesAs", "UP", "BLACK, WHITE or SIDETOMOVE"),
         ("maxVisits", "many", "not a number"),
         ("maxVisits", "0", "must be positive"),
-        ("maxTime", "nan", "must be positive (and finite)"),
-        ("maxTime", "inf", "must be positive (and finite)"),
+        ("maxTime", "nan", "not a number: .nan."),
+        ("maxTime", "inf", "not a number: .inf."),
+        ("maxTime", "1_0", "not a number: .1_0."),
         ("numAnalysisThreads", "-1", "must be positive"),
     ],
 )
