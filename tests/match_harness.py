@@ -69,7 +69,7 @@ import sys
 import time
 
 p = argparse.ArgumentParser()
-p.add_argument("--mode", default="normal")  # normal crash hang garbage illegal
+p.add_argument("--mode", default="normal")  # normal crash hang garbage illegal kill-parent
 p.add_argument("--only-seeds", default="")  # the mode applies to these seeds only
 p.add_argument("--marker", default="")  # the mode applies once: while this file does not exist
 p.add_argument("--delay", type=float, default=0.0)  # seconds before each genmove answer
@@ -153,6 +153,11 @@ for line in sys.stdin:
         if mode == "crash":
             sys.stderr.write("fake: crashing on purpose\n")
             sys.exit(3)
+        if mode == "kill-parent":  # the process that started it (a pool's worker), as the OOM killer would
+            import signal
+
+            os.kill(os.getppid(), signal.SIGKILL)
+            time.sleep(3600)  # its parent's death ends it (or the end of its input)
         if mode == "hang":
             time.sleep(3600)  # longer than any test: only a timeout ends it
         if mode == "garbage":

@@ -178,6 +178,9 @@ def test_a_timeout_shorter_than_a_move_may_take_is_refused_saying_what_to_give(a
         (("--handicap", "1"), "argument --handicap: 0, or GTP's fixed handicap of 2 to 9 stones, not 1"),
         (("--handicap", "100"), "argument --handicap: 0, or GTP's fixed handicap of 2 to 9 stones, not 100"),
         (("--alpha", "0.7"), "argument --alpha: a probability above 0 and at most 0.5, not 0.7"),
+        (("--seed", "-1"), "argument --seed: a seed from 0 to 2**62, not -1"),  # goengine refused it: all void
+        (("--games", "1_0"), "argument --games: a whole number, at least 1, not '1_0'"),
+        (("--komi", "\u0667.5"), "argument --komi: a komi from -150 to 150, not '\u0667.5'"),
     ],
 )
 def test_a_number_that_would_void_or_break_every_game_is_refused_by_its_option(argv, message, capsys):
@@ -222,3 +225,27 @@ def test_the_progress_bar_goes_to_stderr_never_to_stdout(capsys):
     progress.stop()
     captured = capsys.readouterr()
     assert captured.out == "" and "a line of the bar's console" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--config", "a=--seed 5"), "--config a: the match gives each game its seed"),
+        (("--config", "a=--rule ucb1 --seed=5"), "--config a: the match gives each game its seed"),
+        (("--playouts", "100", "--config", "a=--playouts 500"), "--config a sets --playouts and so does the match"),
+        (("--seconds", "1", "--config", "b=--seconds=2"), "--config b sets --seconds and so does the match"),
+    ],
+)
+def test_a_configuration_setting_what_the_match_sets_is_refused(argv, message):
+    """(Before: the match's own ``--seed`` and ``--playouts`` came last on the command line and
+    silently won over the configuration's.)"""
+    from goengine.lab.cli import Usage, configurations, parse_args
+
+    with pytest.raises(Usage, match=message):
+        configurations(parse_args(["--out", "x", *argv]))
+    # the same budget given once, in either place, is taken
+    assert "--playouts 500" in configurations(parse_args(["--out", "x", "--config", "a=--playouts 500"]))[0].command
+    assert (
+        "--seconds 2"
+        in configurations(parse_args(["--out", "x", "--playouts", "9", "--config", "a=--seconds 2"]))[0].command
+    )

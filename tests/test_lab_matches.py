@@ -677,6 +677,23 @@ def test_a_real_cluster_loses_no_game_when_a_worker_is_killed(tmp_path, fake, re
     assert table_rows(stdout)[0].split()[:2] == ["default", "8"]
 
 
+def test_a_pool_loses_no_game_and_voids_none_when_a_worker_is_killed(tmp_path, fake):
+    """``--games 6 --jobs 2``; goengine's engine in game 1 kills its pool worker with SIGKILL (once):
+    the game on the other worker goes on, the killed game is played again, and the run finishes
+    every game once, none void, with no traceback. (Before: the other worker's game was void too,
+    goengine-match died with a BrokenProcessPool traceback and games 2-5 were never played.)"""
+    out = tmp_path / "out"
+    marker = tmp_path / "killed"
+    engine = fake("--mode", "kill-parent", "--only-seeds", "2", "--marker", str(marker), "--delay", "0.2")
+    result = run_match(out, *("--games", "6", "--jobs", "2", "--no-plot"), *("--engine", engine, "--opponent", fake()))
+    assert result.returncode == 0, result.stderr
+    assert marker.exists() and "Traceback" not in result.stderr
+    records = load_records(out / "games.jsonl")
+    assert sorted(r["index"] for r in records) == list(range(6))
+    assert all(r["void"] is None for r in records)
+    assert table_rows(result.stdout)[0].split()[:2] == ["default", "6"]
+
+
 # ---- threads: the goengine command's default is one per core; a match pins one unless told
 
 

@@ -45,7 +45,7 @@ def test_pending_interleaves_configurations_by_game_index_alternating_colours_an
     assert all((s.size, s.komi, s.attempt, s.sgf_dir) == (7, 5.5, 0, "sgf") for s in specs)
 
 
-def test_pending_skips_finished_games_and_games_void_twice_and_numbers_the_attempt():
+def test_pending_skips_finished_games_and_games_void_twice_in_this_run_and_numbers_the_attempt():
     records = [
         {"config": "a", "index": 0, "void": None},
         {"config": "a", "index": 1, "void": "GtpTimeout"},
@@ -56,6 +56,9 @@ def test_pending_skips_finished_games_and_games_void_twice_and_numbers_the_attem
         {"config": "other", "index": 1, "void": None},  # another configuration's game: not ours
     ]
     specs = pending(PAIRINGS, records, 3, 1)
+    assert [(s.key, s.attempt) for s in specs] == [("a#1", 1), ("b#1", 0), ("a#2", 2), ("b#2", 0)]
+    # within one run a game is tried twice: void twice in this run, it waits for the next run
+    specs = pending(PAIRINGS, records, 3, 1, this_run=records[2:4])
     assert [(s.key, s.attempt) for s in specs] == [("a#1", 1), ("b#1", 0), ("b#2", 0)]
 
 
@@ -121,7 +124,7 @@ def test_a_referee_that_fails_gives_a_void_record_and_the_others_play(monkeypatc
     assert voids[0]["result"] == "Void" and voids[0]["engine_won"] is None and voids[0]["moves"] == []
 
 
-def test_engine_crash_mid_game_is_void_then_replayed_once(tmp_path, fake):
+def test_engine_crash_mid_game_is_void_then_replayed_once_and_tried_again_by_the_next_run(tmp_path, fake):
     out = tmp_path / "out"
     args = (
         *("--games", "1", "--jobs", "1", "--no-plot"),
@@ -142,9 +145,11 @@ def test_engine_crash_mid_game_is_void_then_replayed_once(tmp_path, fake):
     row = table_rows(result.stdout)[0].split()
     assert row[:2] == ["default", "0"] and row[-2] == "2"  # 0 games, 2 voids
 
-    again = run_match(out, *args)  # a game void twice is not played a third time; nothing played, nothing void
-    assert again.returncode == 0 and "playing 0" in again.stderr
-    assert len(records_of(out)) == 2
+    # the next run tries the game again, twice (before: a game void twice was counted as done,
+    # and the rerun said "playing 0" and ended with status 0 and no valid game)
+    again = run_match(out, *args)
+    assert again.returncode == 1 and "0 of 1 games already" in again.stderr and "playing 1" in again.stderr
+    assert [(r["index"], r["attempt"]) for r in records_of(out)] == [(0, 0), (0, 1), (0, 2), (0, 3)]
 
 
 def test_engine_crash_once_is_replayed(tmp_path, fake):

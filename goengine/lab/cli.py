@@ -292,6 +292,12 @@ def configurations(args: argparse.Namespace) -> list[Player]:
         name, sep, extra = text.partition("=")
         if not sep or not _NAME.fullmatch(name.strip()):
             raise Usage(f"--config wants NAME=ARGS with a plain name, got {text!r}")
+        # what the match sets itself would be overridden without a word: refused instead
+        given = {word.partition("=")[0] for word in shlex.split(extra) if word.startswith("--")}
+        if "--seed" in given:
+            raise Usage(f"--config {name.strip()}: the match gives each game its seed (--seed S: game i plays S + i)")
+        for option in sorted(given & set(budget)):
+            raise Usage(f"--config {name.strip()} sets {option} and so does the match: give it once")
         command = " ".join([args.engine, extra.strip(), *budget]).strip()
         players.append(Player(name.strip(), pinned(command), seeded=True))
     return players
@@ -687,6 +693,7 @@ def run(args: argparse.Namespace, out: Path) -> int:
             args.games,
             args.seed,
             engine_color=args.engine_color,
+            this_run=records[kept:],
             size=args.size,
             komi=args.komi,
             handicap=args.handicap,
@@ -701,6 +708,7 @@ def run(args: argparse.Namespace, out: Path) -> int:
         """The configuration's SPRT status from its records so far (CONTINUE without a test)."""
         return CONTINUE if test is None else test.status(*score(records, config))
 
+    kept = len(records)  # the records this run adds come after these
     missing = specs_to_play()
     # a configuration whose test has already decided plays nothing more (nor warms up for it)
     specs = [spec for spec in missing if verdict(spec.config) == CONTINUE]
@@ -723,7 +731,6 @@ def run(args: argparse.Namespace, out: Path) -> int:
         configs = {p.name: p for pairing in pairings for p in (pairing.engine, pairing.opponent) if p.seeded}
         warm_up(list(configs.values()), startup_timeout)
     runner = Runner(jobs, args.cluster, in_flight=1)  # a game a slot: the SPRT's verdict stops the next
-    kept = len(records)
     stop = play(runner, specs, records, folders, args, verdict, specs_to_play)
     show(all_records(out), out, args)
     if test:
@@ -776,7 +783,7 @@ def play(runner: Runner, specs, records: list[dict], folders, args, verdict, spe
                 if record["void"]:
                     in_a_row += 1
                     print(f"void game {spec.key} (attempt {spec.attempt}): {record['void']}", file=sys.stderr)
-                    retry = retry or spec.attempt == 0
+                    retry = True  # pending() gives it once more, unless it was void twice in this run
                     if in_a_row >= args.max_voids and stop is None:
                         stop = f"{in_a_row} void games in a row; last: {record['void']}"
                         runner.stop()  # no new game; those running still finish and are kept

@@ -48,6 +48,8 @@ import time
 from collections.abc import Sequence
 from types import EllipsisType
 
+from goengine.jobs import child_ending_with_parent
+
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_STDERR_LIMIT = 64 * 1024
 _EOF = None  # what the stdout reader puts on the queue at end of file
@@ -126,6 +128,7 @@ class GtpClient:
             stderr=subprocess.PIPE,
             cwd=cwd,
             env=env,
+            preexec_fn=child_ending_with_parent(),  # no engine outlives a match killed by SIGKILL
         )
         # Commands go straight to the pipe with os.write (never through proc.stdin's buffer).
         os.set_blocking(self._proc.stdin.fileno(), False)

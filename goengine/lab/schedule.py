@@ -66,22 +66,26 @@ def pending(
     games: int,
     seed: int,
     engine_color: str = "alternate",
+    this_run: list[dict] = (),
     **spec_fields,
 ) -> list[GameSpec]:
-    """The games still to play, each with its attempt number (a game void once is retried),
+    """The games still to play, each with its attempt number (its void records so far),
     interleaved by game index so that a run cut short leaves every configuration with as many
-    games as the others. ``engine_color``: ``alternate`` (the engine Black in even-numbered
-    games), ``black`` or ``white`` (every game; a handicap game's sides are not alike).
-    ``spec_fields``: the GameSpec fields every game shares (size, komi, handicap, ...)."""
+    games as the others. A game is tried at most twice in one run: one void in ``this_run``
+    (the records this run has added) is retried, two leave it for the next run, which tries it
+    again. ``engine_color``: ``alternate`` (the engine Black in even-numbered games), ``black``
+    or ``white`` (every game; a handicap game's sides are not alike). ``spec_fields``: the
+    GameSpec fields every game shares (size, komi, handicap, ...)."""
     if engine_color not in ENGINE_COLORS:
         raise ValueError(f"engine colour must be one of {', '.join(ENGINE_COLORS)}, not {engine_color!r}")
     done = finished_keys(records)
     voids = void_counts(records)
+    voids_now = void_counts(list(this_run))
     specs = []
     for pairing in pairings:
         for i in range(games):
             key = f"{pairing.config}#{i}"
-            if key in done or voids.get(key, 0) >= 2:
+            if key in done or voids_now.get(key, 0) >= 2:
                 continue
             specs.append(
                 GameSpec(
