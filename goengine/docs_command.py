@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tomllib
 from pathlib import Path
+
+from goengine import output
 
 PACKAGE = Path(__file__).resolve().parent
 #: each document's name, its file, and what it is for
@@ -29,10 +32,21 @@ def folder() -> Path | None:
     """Where the documents are: a checkout's ``docs/`` beside the package (the README one level
     up), else the package's own copies; None when neither holds them."""
     checkout = PACKAGE.parent / "docs"
-    if (checkout / "gtp.md").is_file() and (PACKAGE.parent / "README.md").is_file():
+    if is_checkout(PACKAGE.parent) and (checkout / "gtp.md").is_file() and (PACKAGE.parent / "README.md").is_file():
         return checkout
     copies = PACKAGE / "docs"
     return copies if (copies / "gtp.md").is_file() else None
+
+
+def is_checkout(root: Path) -> bool:
+    """Whether ``root`` is goengine's own source tree: its ``pyproject.toml`` names the project
+    goengine. An installed package's parent is ``site-packages``, where another project's
+    ``docs/`` and ``README.md`` may lie, and must not be taken for ours."""
+    try:
+        project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8")).get("project", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(project, dict) and project.get("name") == "goengine"
 
 
 def path_of(name: str) -> Path | None:
@@ -54,22 +68,28 @@ def main(argv: list[str]) -> int:
     parser.add_argument("name", nargs="?", choices=[topic for topic, _, _ in TOPICS], metavar="NAME")
     parser.add_argument("--path", action="store_true", help="print the folder the documents are in")
     args = parser.parse_args(argv)
+    try:
+        return _print(args)
+    except output.OutputGone as gone:
+        return gone.report("goengine docs")
+
+
+def _print(args: argparse.Namespace) -> int:
     where = folder()
     if where is None:
         print("goengine docs: no documents here (a copy of the package built without them)", file=sys.stderr)
         return 1
     if args.path:
-        print(where)
+        output.write(f"{where}\n")
         return 0
     if args.name is None:
         width = max(len(topic) for topic, _, _ in TOPICS)
-        for topic, _, words in TOPICS:
-            print(f"  {topic:<{width}}  {words}")
-        print("\ngoengine docs NAME prints one; goengine docs --path gives their folder.")
+        lines = [f"  {topic:<{width}}  {words}" for topic, _, words in TOPICS]
+        output.write("\n".join(lines) + "\n\ngoengine docs NAME prints one; goengine docs --path gives their folder.\n")
         return 0
     path = path_of(args.name)
     if path is None:
         print(f"goengine docs: {args.name} is not in {where}", file=sys.stderr)
         return 1
-    sys.stdout.write(path.read_text(encoding="utf-8"))
+    output.write(path.read_bytes())  # the file's UTF-8 as it is, whatever the locale
     return 0

@@ -55,3 +55,70 @@ def test_the_command_line_reaches_it_and_the_help_names_it():
     assert done.returncode == 0 and "gtp" in done.stdout
     helped = subprocess.run([sys.executable, "-m", "goengine", "analysis", "--help"], capture_output=True, text=True)
     assert "goengine docs gtp" in helped.stdout and "docs/gtp.md" not in helped.stdout
+
+
+def test_a_foreign_projects_docs_beside_the_installed_package_are_not_taken_for_a_checkout(
+    tmp_path, monkeypatch, capsys
+):
+    """Installed, the package's parent is site-packages, where another project may have put a
+    ``docs/gtp.md`` and a ``README.md``: only a tree whose pyproject.toml names goengine is a
+    checkout. (Before: the foreign files were printed as goengine's.)"""
+    site = tmp_path / "site"
+    package = site / "goengine"
+    (package / "docs").mkdir(parents=True)
+    (package / "docs" / "gtp.md").write_text("# goengine's copy\n")
+    (site / "docs").mkdir()
+    (site / "docs" / "gtp.md").write_text("# someone else's\n")
+    (site / "README.md").write_text("# someone else's readme\n")
+    monkeypatch.setattr(docs_command, "PACKAGE", package)
+    assert main(["gtp"]) == 0 and capsys.readouterr().out == "# goengine's copy\n"
+    (site / "pyproject.toml").write_text('[project]\nname = "other"\n')
+    assert main(["gtp"]) == 0 and capsys.readouterr().out == "# goengine's copy\n"
+    (site / "pyproject.toml").write_text('[project]\nname = "goengine"\n')
+    assert main(["gtp"]) == 0 and capsys.readouterr().out == "# someone else's\n"  # a checkout of ours now
+
+
+def docs_with(stdout, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "goengine", "docs", "engine"],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+def test_a_closed_full_or_gone_stdout_ends_with_one_line_and_its_status(tmp_path):
+    """(Before: each ended in a traceback: AttributeError, OSError, BrokenPipeError.)"""
+    import os
+
+    with open("/dev/full", "w") as full:
+        done = docs_with(full)
+    assert (done.returncode, done.stderr) == (
+        1,
+        "goengine docs: standard output: cannot write it: No space left on device\n",
+    )
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = docs_with(writer)
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (
+        141,
+        "goengine docs: standard output: its reader has gone (a broken pipe)\n",
+    )
+    closed = subprocess.run(
+        f"{sys.executable} -m goengine docs engine >&-", shell=True, capture_output=True, text=True, timeout=120
+    )
+    assert (closed.returncode, closed.stderr) == (1, "goengine docs: standard output: it is closed\n")
+
+
+def test_an_ascii_locale_gets_the_documents_bytes_as_written():
+    env = {**__import__("os").environ, "LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "ascii", "PYTHONUTF8": "0"}
+    done = subprocess.run(
+        [sys.executable, "-m", "goengine", "docs", "engine"], capture_output=True, timeout=120, env=env
+    )
+    assert done.returncode == 0 and done.stderr == b""
+    assert done.stdout == (ROOT / "docs" / "engine.md").read_bytes()

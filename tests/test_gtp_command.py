@@ -191,3 +191,43 @@ def test_name_is_answered_before_a_bad_option_ends_the_session():
     assert proc.returncode == 2
     assert proc.stdout in ("", "=1 goengine\n\n")  # name may beat the options' check, or not
     assert "unknown selection rule 'nonsense'" in proc.stderr
+
+
+def run_with_stdout(argv: list[str], stdin: bytes, stdout) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "goengine", *argv], input=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=300
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin"),
+    [
+        (["--quiet", "--threads", "1", "--playouts", "50"], b"name\ngenmove b\nname\n"),
+        (
+            ["analysis", "--quiet", "--threads", "1", "--playouts", "50"],
+            b'{"id":"a","moves":[],"rules":"chinese","komi":7.5,"boardXSize":9,"boardYSize":9,"analyzeTurns":[0,1,2]}\n',
+        ),
+    ],
+    ids=["gtp", "analysis"],
+)
+def test_a_controller_that_goes_away_or_a_full_stdout_ends_the_session_in_one_line(argv, stdin):
+    """A client that quits (its end of the pipe closed) and a full device: the engine says so in
+    one line on stderr and ends with 141 (a broken pipe) or 1; no traceback. (Before: the GTP
+    engine ended in an OSError traceback, ``goengine analysis`` printed BrokenPipeError tracebacks
+    from its threads.)"""
+    import os
+
+    program = "goengine analysis" if argv[0] == "analysis" else "goengine"
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        gone = run_with_stdout(argv, stdin, writer)
+    finally:
+        os.close(writer)
+    assert gone.returncode == 141
+    assert gone.stderr.decode().endswith(f"{program}: standard output: its reader has gone (a broken pipe)\n")
+    assert b"Traceback" not in gone.stderr
+    with open("/dev/full", "wb") as full:
+        full_run = run_with_stdout(argv, stdin, full)
+    assert full_run.returncode == 1 and b"Traceback" not in full_run.stderr
+    assert full_run.stderr.decode().endswith(f"{program}: standard output: cannot write it: No space left on device\n")

@@ -57,3 +57,43 @@ def test_a_worker_keeps_its_engine_from_test_to_test_and_closes_it_at_the_end(tm
         assert run_test(fresh, tests[1], tmp_path, timeout=120.0, seeded=True)["answer"] == second["answer"]
     finally:
         fresh.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_ends_the_benchmark_with_one_line_and_leaves_nothing_running(tmp_path, jobs):
+    """Ctrl-C (SIGINT to the whole foreground group, as a terminal sends it) while engines
+    search: one line saying where the finished tests are, status 130, no traceback, and no
+    process of the group left. (Before: a traceback.)"""
+    import os
+    import signal
+    import time
+
+    from match_harness import end_group, group_members
+
+    write_suite(tmp_path / "suite")
+    base = [sys.executable, "-u", "-m", "goengine.lab.tactics", "--suite", str(tmp_path / "suite")]
+    proc = subprocess.Popen(
+        [*base, "--out", str(tmp_path / "out"), "--playouts", "100000000", "--jobs", jobs],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert "playing" in proc.stdout.readline()
+        deadline = time.monotonic() + 120
+        while len(group_members(proc.pid)) < {"1": 2, "2": 5}[jobs] and time.monotonic() < deadline:
+            time.sleep(0.05)  # the engines are searching (and with a pool, its workers are up)
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, stderr = proc.communicate(timeout=120)
+        assert proc.returncode == 130, stderr
+        assert "Traceback" not in stderr
+        assert stderr.strip().splitlines()[-1].startswith("goengine-tactics: interrupted; the tests finished are in")
+        deadline = time.monotonic() + 30
+        while group_members(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert group_members(proc.pid) == []
+    finally:
+        end_group(proc.pid, grace=0)

@@ -10,8 +10,10 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -26,7 +28,7 @@ from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.review import command
 from goengine.review import evaluate as evaluate_module
 from goengine.review.command import ReviewSettings, budget_words, game_files, review
-from goengine.review.gamefile import ReviewGame
+from goengine.review.gamefile import ReviewGame, read
 
 DATA = Path(__file__).parent / "data"
 SETTINGS = ReviewSettings(EngineConfig(search=SearchConfig(threads=1, seed=5)), Budget(playouts=100), progress=False)
@@ -442,3 +444,88 @@ def test_review_names_a_bad_file_and_exits_1_without_a_traceback(tmp_path):
     assert proc.returncode == 1 and proc.stdout == ""
     assert f"goengine review: {bad}: move 2 (W E5) cannot be played" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ---- a worker killed, a review killed (issue 57)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z" and b"warm_up" not in _cmdline(stat.parent):
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _cmdline(folder: Path) -> bytes:
+    try:
+        return (folder / "cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _start_review(tmp_path, visits: str) -> subprocess.Popen:
+    """``goengine review --jobs 2`` of a 9-dan game of about 200 moves (19x19)."""
+    (tmp_path / "g.sgf").write_text((DATA / "tom9d_six_games.sgf").read_text().splitlines()[0])
+    argv = [sys.executable, "-m", "goengine", "review", str(tmp_path / "g.sgf"), "--jobs", "2", "--threads", "1"]
+    return subprocess.Popen(
+        [*argv, "--visits", visits, "--no-plot", "--no-progress", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait_for_children(proc: subprocess.Popen, count: int) -> list[int]:
+    deadline = time.monotonic() + 120
+    while len(_children(proc.pid)) < count and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    workers = _children(proc.pid)
+    assert len(workers) >= count, "the pool's workers never started"
+    return workers
+
+
+@pytest.mark.slow
+def test_a_review_whose_worker_is_killed_reviews_every_position(tmp_path):
+    """One of the pool's two workers killed with SIGKILL halfway: the position it searched is
+    searched again by a new worker, and the review is written whole. (Before: a BrokenProcessPool
+    traceback, and the review was lost.)"""
+    proc = _start_review(tmp_path, "300")
+    try:
+        victim = _wait_for_children(proc, 2)[0]
+        time.sleep(3.0)  # a few positions into the game
+        os.kill(victim, signal.SIGKILL)
+        _, stderr = proc.communicate(timeout=600)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, stderr
+    assert "Traceback" not in stderr and (tmp_path / "g-review.sgf").is_file()
+    moves = len(read(tmp_path / "g.sgf").moves)
+    review = sgf.Sgf_game.from_bytes((tmp_path / "g-review.sgf").read_bytes())
+    assert sum(1 for node in review.get_main_sequence() if node.has_property("SBKV")) == moves + 1
+
+
+@pytest.mark.slow
+def test_a_review_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
+    """``kill -9`` of ``goengine review --jobs 2``: its workers end too. (Before: they ran on
+    for good, 164 MB each.)"""
+    proc = _start_review(tmp_path, "100000")
+    workers = _wait_for_children(proc, 2)
+    proc.kill()
+    proc.communicate(timeout=60)
+    deadline = time.monotonic() + 60
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if _alive(pid)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False

@@ -7,6 +7,7 @@ goengine the same way.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import signal
@@ -14,7 +15,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from goengine import numerals, version
+from goengine import numerals, output, version
 from goengine.options import add_engine_options, config_from_args, stderr_log
 
 if TYPE_CHECKING:
@@ -139,15 +140,22 @@ def main(argv: list[str]) -> int:
     # a client ends the engine with SIGTERM (KaTrain does): leave at once, with status 0
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     out = sys.stdout
+    gone = threading.Lock()
 
     def write(line: str) -> None:
-        out.write(line)
-        out.flush()
+        """One response line; when standard output cannot take it (a client that quit, a full
+        disk) the session ends, said in one line, whichever thread met it first."""
+        try:
+            output.write(line, out)
+        except output.OutputGone as error:
+            with gone:
+                os._exit(error.report("goengine analysis"))
 
     server = AnalysisServer(config, write, log=log, defaults=defaults, workers=workers)
     log(f"goengine {version.full()} analysis: {workers} position(s) at a time; ready")
     # one query a line, ended by LF alone (a lone CR is JSON's white space), at most MAX_LINE_BYTES
     code = serve(server, input_lines(sys.stdin.buffer), wait=not args.quit_without_waiting)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # closed or gone: said already
+            stream.flush()
     os._exit(code)

@@ -11,6 +11,7 @@ and exits (``make install`` runs it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import threading
@@ -126,6 +127,7 @@ def serve(argv: list[str]) -> int:
         engine.close()
     # The input thread may still be blocked reading stdin, holding its lock; a normal interpreter
     # shutdown would then abort. Everything is answered and flushed, so leave at once.
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # closed or gone: said already
+            stream.flush()
     os._exit(code)

@@ -47,7 +47,7 @@ import time
 import traceback
 from collections.abc import Callable
 
-from goengine import numerals
+from goengine import numerals, output
 
 NAME = "goengine"  # what ``name`` answers
 EARLY_COMMANDS = ("protocol_version", "name", "version", "quit")  # what ``serve``'s early protocol answers
@@ -228,6 +228,8 @@ class Protocol:
                 result = handler()
         except GtpError as err:
             return format_response(message_id, False, _bounded(str(err)))
+        except output.OutputGone:  # a streaming handler's controller has gone: the session ends
+            raise
         except ValueError as err:  # the engine's and the configuration's own messages
             if _is_illegal_move(err):
                 return format_response(message_id, False, "illegal move")
@@ -296,13 +298,14 @@ def serve(
     if stdin is None:
         stdin = text_input(sys.stdin.buffer)
     stdout = stdout or sys.stdout
+    if stdout is None:  # started with its standard output closed: nothing could be answered
+        return output.OutputGone("it is closed", output.FAILED_STATUS).report(NAME)
     lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
     lock = threading.Lock()
 
     def write(text: str) -> None:
         with lock:
-            stdout.write(text)
-            stdout.flush()
+            output.write(text, stdout)  # OutputGone when the controller has gone: the session ends
 
     # a failed build ends the session even while no line comes (a bad option typed in a terminal)
     build = _Build(make, dict(log=log, write=write, input_pending=lambda: not lines.empty()), log, lines.put)
@@ -330,6 +333,15 @@ def serve(
     if build.failed:
         return build.code
     threading.Thread(target=reader, name="gtp-reader", daemon=True).start()
+    try:
+        return _answer_lines(lines, current, early, build, write)
+    except output.OutputGone as gone:  # one line on stderr, never a traceback
+        return gone.report(NAME)
+
+
+def _answer_lines(lines: queue.Queue, current: list, early, build: _Build, write) -> int:
+    """``serve``'s loop: answer each line of ``lines`` with the protocol ``current[0]`` (the
+    early one until the engine is built), until ``quit`` or the end of input; the exit code."""
     while True:
         item = lines.get()
         if item is None:

@@ -43,6 +43,7 @@ from goengine.lab.client import GtpClient
 from goengine.lab.records import append_record, load_records
 from goengine.lab.regression import RegressionTest, load_suite, run_test
 
+PROG = "goengine-tactics"
 SUITE = Path(__file__).resolve().parents[2] / "data" / "regression"  # in a checkout or the sdist
 DEFAULT_PLAYOUTS = 8000
 TOTAL = "all"
@@ -269,7 +270,11 @@ def main(argv: list[str] | None = None) -> int:
         done = {r["test"] for r in records}
         todo = [t for t in chosen(tests, args) if t.name not in done]
         print(f"{len(done)} tests already in {path}; playing {len(todo)} ({args.jobs or os.cpu_count()} at once)")
-        play(todo, command, args, path)
+        try:
+            play(todo, command, args, path)
+        except KeyboardInterrupt:  # Ctrl-C: the tests finished are kept, as the match and the review do
+            print(f"{PROG}: interrupted; the tests finished are in {path}: run it again to go on", file=sys.stderr)
+            return 130
         records = load_records(path)
     if not records:
         print(f"no tests in {path}", file=sys.stderr)
