@@ -117,12 +117,14 @@ class Tree:
     """One tree with its RNG: the kernel arrays, grown on demand up to ``max_nodes``.
 
     Memory: ``max_nodes`` is this tree's share of ``max_memory_mb``: all of it for the one tree
-    of a single thread or of tree parallelism (1024 MB is 19 million nodes at 56 bytes a node);
-    with root parallelism the trees share it evenly (1024 MB with 4 threads is 5.6 million nodes
-    a tree).
-    The arrays start at INITIAL_NODES and double when an expansion does not fit, up to
-    ``max_nodes``; while they grow, and while re-rooting copies the kept subtree, the old arrays
-    and the new ones exist together for a moment.
+    of a single thread or of tree parallelism, an even share a tree with root parallelism. The
+    arrays are reserved for ``max_nodes`` at once, as fresh zero pages of which only the columns
+    written take memory; the pool may hold INITIAL_NODES at first and doubles its capacity
+    (``kt.CAPACITY``) when an expansion does not fit, up to ``max_nodes``, without copying
+    anything (it once copied into arrays twice the size: at the last doubling half the budget
+    more was held for a moment). Re-rooting copies the kept subtree into fresh arrays, at most
+    as many nodes as fit beside the old tree within ``max_nodes`` (``keep_subtree``): the node
+    arrays never hold more than ``max_memory_mb``.
 
     ``owners`` (``kernels.search.add_owners``) adds up who owned each point at the end of the
     ``owner_iterations`` iterations run from the root position with ownership asked for; both
@@ -132,7 +134,7 @@ class Tree:
     def __init__(self, max_nodes: int, seed: int, root_move: int = PASS):
         self.max_nodes = max_nodes
         self.rng = new_state(seed)
-        self.ti, self.tf, self.tmeta = kt.new_tree(min(INITIAL_NODES, max_nodes), root_move)
+        self.reset(root_move)
         self.owners = np.zeros((2, 0), dtype=np.float64)
         self.owner_iterations = 0
 
@@ -145,20 +147,22 @@ class Tree:
         return int(self.tmeta[kt.N_NODES])
 
     def reset(self, root_move: int) -> None:
-        self.ti, self.tf, self.tmeta = kt.new_tree(min(INITIAL_NODES, self.max_nodes), root_move)
+        self.ti = self.tf = None  # the old arrays go before the new are reserved
+        try:
+            self.ti, self.tf, self.tmeta = kt.new_tree(min(INITIAL_NODES, self.max_nodes), root_move, self.max_nodes)
+        except MemoryError:
+            megabytes = self.max_nodes * kt.BYTES_PER_NODE / 2**20
+            raise ValueError(
+                f"cannot reserve {megabytes:.0f} MB for a search tree (max_memory_mb): not on this machine"
+            ) from None
 
     def can_grow(self) -> bool:
-        return self.ti.shape[1] < self.max_nodes
+        return int(self.tmeta[kt.CAPACITY]) < self.max_nodes
 
     def grow(self) -> None:
-        """Double the pool (at most to ``max_nodes``), keeping every node where it is."""
-        cap = min(self.max_nodes, 2 * self.ti.shape[1])
-        ti = np.zeros((kt.NI, cap), dtype=np.int32)
-        tf = np.zeros((kt.NF, cap), dtype=np.float64)
-        n = self.nodes
-        ti[:, :n] = self.ti[:, :n]
-        tf[:, :n] = self.tf[:, :n]
-        self.ti, self.tf = ti, tf
+        """Double the pool's capacity (at most to ``max_nodes``): every node stays where it is,
+        and the arrays are those reserved already."""
+        self.tmeta[kt.CAPACITY] = min(self.max_nodes, 2 * int(self.tmeta[kt.CAPACITY]))
         self.tmeta[kt.FULL] = 0
 
     def child(self, node: int, move: int) -> int:
@@ -170,14 +174,16 @@ class Tree:
         return -1
 
     def keep_subtree(self, node: int) -> None:
-        """Make ``node`` the root, dropping everything else (a compact copy)."""
+        """Make ``node`` the root, dropping everything else (a compact copy, of the pool's
+        capacity). While it is made, the old nodes and the copy are held together, so the copy
+        takes at most the nodes that fit beside the old ones within ``max_nodes``, its queue (8
+        bytes a node) counted: a tree that filled its budget keeps less of its subtree, or none."""
         if node == 0:
             return
-        cap = self.ti.shape[1]
-        ti = np.zeros((kt.NI, cap), dtype=np.int32)
-        tf = np.zeros((kt.NF, cap), dtype=np.float64)
-        tmeta = np.zeros(kt.NTMETA, dtype=np.int64)
-        kt.copy_subtree(self.ti, self.tf, np.int64(node), ti, tf, tmeta)
+        capacity = int(self.tmeta[kt.CAPACITY])
+        room = (self.max_nodes - self.nodes) * kt.BYTES_PER_NODE // (kt.BYTES_PER_NODE + 8)
+        ti, tf, tmeta = kt.new_tree(capacity, PASS, self.max_nodes)
+        kt.copy_subtree(self.ti, self.tf, np.int64(node), ti, tf, tmeta, np.int64(max(1, room)))
         self.ti, self.tf, self.tmeta = ti, tf, tmeta
 
     def children(self, node: int = 0) -> range:

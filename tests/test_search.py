@@ -16,7 +16,10 @@ minute once the kernels are compiled.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -569,16 +572,20 @@ def test_node_limit_stops_the_tree_not_the_playouts():
     assert_tree_invariants(tree, needs_amaf=False, playouts=12000)
 
 
-def test_tree_grows_its_arrays_up_to_the_limit():
+def test_tree_grows_its_capacity_up_to_the_limit_in_the_arrays_it_reserved():
     # 2 MB: 37,449 nodes, more than the initial pool (32,768), so the pool grows once, to the
-    # limit. RAVE expands a node in most iterations (~80 new nodes on 9x9): 4,000 fill it.
+    # limit. RAVE expands a node in most iterations (~80 new nodes on 9x9): 4,000 fill it. The
+    # arrays are reserved whole at once and never copied: growing raises the capacity alone.
     board = Board(9)
     search = make_search("rave", playouts=4000, max_memory_mb=2)
     tree = search.trees[0]
-    assert tree.ti.shape[1] < tree.max_nodes == 37449
+    assert tree.tmeta[kt.CAPACITY] == 32768 < tree.max_nodes == 37449 == tree.ti.shape[1]
+    arrays = tree.ti, tree.tf
+    tree.grow()
+    assert tree.tmeta[kt.CAPACITY] == tree.max_nodes and tree.ti is arrays[0] and tree.tf is arrays[1]
     result = run(search, board, 7.5)
     tree = search.trees[0]
-    assert tree.ti.shape[1] == tree.max_nodes
+    assert tree.tmeta[kt.CAPACITY] == tree.max_nodes
     assert tree.max_nodes - 100 < tree.nodes <= tree.max_nodes
     assert tree.ti.nbytes + tree.tf.nbytes <= 2 * 2**20  # the documented limit is the real one
     assert result.playouts == 4000
@@ -784,7 +791,7 @@ def test_threads_on_one_shared_tree_lose_no_visit_and_keep_it_whole(rule, expand
     assert search.shared and len(search.trees) == 1
     tree = search.trees[0]
     assert result.playouts == 6000 and tree.ti[kt.VISITS, 0] == 6000
-    assert tree.ti.shape[1] > 32768 if expand_at == 0 else True
+    assert tree.tmeta[kt.CAPACITY] > 32768 if expand_at == 0 else True
     assert not np.any(tree.ti[kt.NCHILD, : tree.nodes] < 0), "a node left claimed"
     assert_tree_invariants(tree, expand_at=None, needs_amaf=rule == "rave", playouts=6000, shared=True)
     assert_children_are_the_legal_moves(board, tree, max_expanded=300)
@@ -1057,3 +1064,43 @@ def test_every_node_keeps_the_squares_of_its_area_scores_for_the_scores_spread()
     mean = result.mean_area
     by_hand = np.sqrt(sum(s.area_sq_sum for s in result.stats) / n - mean * mean)
     assert result.score_stdev == pytest.approx(by_hand) and result.score_stdev > 1
+
+
+MEMORY_PROBE = """
+import sys
+import numpy as np
+from goengine.board import Board
+from goengine.config import Budget, SearchConfig, SearchRequest
+from goengine.search import Search
+
+def kb(field):
+    return int(open("/proc/self/status").read().split(field + ":")[1].split()[0])
+
+megabytes = float(sys.argv[1])
+config = SearchConfig(threads=1, rule="rave", playout="uniform", prior="none", expand_at=1, max_memory_mb=megabytes)
+search = Search(config)
+board = Board(19)
+search.run(board, 7.5, SearchRequest(Budget(playouts=200)))  # compiled, warm
+search.trees[0].reset(-1)
+open("/proc/self/clear_refs", "w").write("5")  # the high-water mark starts again from here
+start = kb("VmRSS")
+result = search.run(board, 7.5, SearchRequest(Budget(playouts=20000)))  # fills the tree, past every doubling
+full = search.trees[0].nodes
+board.play(board.to_move, result.best.move)
+search.run(board, 7.5, SearchRequest(Budget(playouts=2000)))  # the full tree re-rooted
+print(start, kb("VmHWM"), full, search.trees[0].max_nodes)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="Linux's peak-memory counter")
+def test_the_node_arrays_never_hold_more_than_the_memory_limit():
+    """The process's peak resident memory (the kernel's high-water mark, not a sample) while a
+    search fills a 64 MB tree past every doubling and then re-roots it grows by at most the
+    limit and a few megabytes. (Before: each doubling copied the nodes into arrays twice the
+    size, and at the last one half the limit more was held: ``goengine analysis`` at 1,024 MB
+    peaked at 2,091 MB.)"""
+    done = subprocess.run([sys.executable, "-c", MEMORY_PROBE, "64"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    start, peak, full, max_nodes = (int(x) for x in done.stdout.split())
+    assert full > 0.99 * max_nodes  # the tree was full before the re-rooting
+    assert (peak - start) / 1024 <= 64 + 8

@@ -12,8 +12,10 @@ A tree is ``(ti, tf, tmeta)``:
   that the iterations through the node ended with: a prior adds none, so divided by the node's
   searched visits it is the score expected after its move, ``kata-analyze``'s ``scoreLead``),
   ``SCORE_SQ`` (the sum of their squares, for the score's spread: ``scoreStdev``);
-- ``tmeta``: int64[NTMETA]: ``N_NODES`` (nodes in use; the pool is ``[0, N_NODES)``) and ``FULL``
-  (set when an expansion did not fit).
+- ``tmeta``: int64[NTMETA]: ``N_NODES`` (nodes in use; the pool is ``[0, N_NODES)``), ``FULL``
+  (set when an expansion did not fit) and ``CAPACITY`` (the nodes the pool may hold now, at most
+  the arrays' columns: the arrays are reserved whole and only the columns in use take memory, so
+  the pool grows by raising ``CAPACITY`` alone, with no copy, ``search.Tree.grow``).
 
 Reward perspective, used everywhere: ``WINS[i]`` and ``AWINS[i]`` are reward sums **for the player
 who played ``MOVE[i]``** (win 1, draw 1/2, loss 0), so a parent chooses among its children by
@@ -62,22 +64,29 @@ NF = 4
 
 N_NODES = 0
 FULL = 1
-NTMETA = 2
+CAPACITY = 2
+NTMETA = 3
 
 BYTES_PER_NODE = NI * 4 + NF * 8
 NO_NODE = -1
 MAX_VISITS = (1 << 31) - (1 << 20)  # a root this visited takes no more iterations (int32 counts)
 
 
-def new_tree(capacity: int, root_move: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """An empty pool of ``capacity`` nodes holding only the root (node 0)."""
-    ti = np.zeros((NI, capacity), dtype=np.int32)
-    tf = np.zeros((NF, capacity), dtype=np.float64)
+def new_tree(
+    capacity: int, root_move: int = -1, reserve: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An empty pool of ``capacity`` nodes holding only the root (node 0), in arrays of
+    ``reserve`` columns (``capacity`` by default) that it may grow into. The arrays are zeros
+    from the system's fresh pages: a column takes memory only once it is written."""
+    reserve = capacity if reserve is None else reserve
+    ti = np.zeros((NI, reserve), dtype=np.int32)
+    tf = np.zeros((NF, reserve), dtype=np.float64)
     tmeta = np.zeros(NTMETA, dtype=np.int64)
     ti[PARENT, 0] = NO_NODE
     ti[MOVE, 0] = root_move
     ti[FIRST, 0] = NO_NODE
     tmeta[N_NODES] = 1
+    tmeta[CAPACITY] = min(capacity, reserve)
     return ti, tf, tmeta
 
 
@@ -99,13 +108,13 @@ def alloc_children(ti, tf, tmeta, parent, moves, count, shared):
     reads ``parent`` before sees a leaf."""
     if shared:
         start = atomic_add_1d(tmeta, N_NODES, np.int64(count))
-        if start + count > ti.shape[1]:
+        if start + count > tmeta[CAPACITY]:
             atomic_add_1d(tmeta, N_NODES, np.int64(-count))
             tmeta[FULL] = 1
             return np.int64(-1)
     else:
         start = tmeta[N_NODES]
-        if start + count > ti.shape[1]:
+        if start + count > tmeta[CAPACITY]:
             tmeta[FULL] = 1
             return np.int64(-1)
     for k in range(count):
@@ -196,11 +205,12 @@ def order_by_wins(ti, tf, first, count):
 
 
 @njit(cache=True)
-def copy_subtree(src_i, src_f, root, dst_i, dst_f, dst_meta):
+def copy_subtree(src_i, src_f, root, dst_i, dst_f, dst_meta, limit):
     """Copy the subtree under ``root`` into the empty pool ``dst`` (its node 0 becomes the root),
-    breadth first, so children blocks stay contiguous. Nodes that do not fit are dropped with
-    their subtrees (the parent is left unexpanded). Returns the number of nodes copied."""
-    cap = dst_i.shape[1]
+    breadth first, so children blocks stay contiguous, at most ``limit`` nodes (and no more than
+    ``dst_meta[CAPACITY]``). Nodes that do not fit are dropped with their subtrees (the parent
+    is left unexpanded). Returns the number of nodes copied."""
+    cap = min(limit, dst_meta[CAPACITY])
     queue = np.empty(cap, dtype=np.int64)  # source index of each destination node
     for r in range(NI):
         dst_i[r, 0] = src_i[r, root]
