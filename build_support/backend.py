@@ -5,7 +5,11 @@ A wheel or an sdist built from a git checkout carries ``goengine/BUILD_COMMIT``:
 the commit it was built from, with ``-dirty`` when the engine's own files differed from it, so
 that an installed engine answers GTP ``version`` with ``0.1.0+g<commit>`` as a checkout does
 (``goengine.version``), and every match record and SGF file it writes names the code that played.
-A wheel built from an sdist keeps the sdist's file (there is no git there to ask).
+A wheel built from an sdist keeps the sdist's file (there is no git there to ask: an sdist is the
+folder with ``PKG-INFO`` and no ``.git``). Anywhere else git must answer: when it does not (git
+missing, a checkout owned by another user) a file left by an earlier build is removed, and the
+build names no commit rather than a wrong one. Files under ``goengine/`` that git does not track
+(nor ignore) would go into the wheel unrecorded: the build refuses, naming them.
 
 The documents a user of the installed package needs (``DOCS``: the README and the guides of
 ``docs/``) are copied into ``goengine/docs/``, which ``goengine docs`` reads where no checkout's
@@ -39,14 +43,30 @@ def _git(*args: str) -> str | None:
 
 
 def stamp() -> None:
-    """Write BUILD_COMMIT from git, when this is the project's own git checkout."""
+    """Write BUILD_COMMIT from git, when this is the project's own git checkout; keep an sdist's;
+    otherwise remove any (the commit is unknown). SystemExit naming the untracked files under
+    ``goengine/`` that the wheel would carry."""
     top = _git("rev-parse", "--show-toplevel")
     commit = _git("rev-parse", "HEAD") if top and Path(top).resolve() == ROOT else None
     if not commit:
+        if not is_sdist():
+            STAMP.unlink(missing_ok=True)
         return
+    untracked = _git("ls-files", "--others", "--exclude-standard", "--", "goengine")
+    if untracked:
+        raise SystemExit(
+            "goengine/ holds files git does not track, which the build would put in the package: "
+            + ", ".join(untracked.splitlines())
+            + " (add them to git, or remove them)"
+        )
     changes = _git("status", "--porcelain", "--", *ENGINE_FILES)
     dirty = any(not line.endswith("BUILD_COMMIT") for line in (changes or "").splitlines())
     STAMP.write_text(f"{commit}{'-dirty' if dirty else ''}\n")
+
+
+def is_sdist() -> bool:
+    """Whether ROOT is an unpacked sdist (its ``PKG-INFO``, and no ``.git``)."""
+    return (ROOT / "PKG-INFO").is_file() and not (ROOT / ".git").exists()
 
 
 def copy_docs() -> None:

@@ -5,9 +5,11 @@
 the engine's own files (the ``goengine`` package and ``pyproject.toml``) differ from that commit.
 An installed wheel or sdist answers the same for the commit it was built from, which the build
 wrote into the package (``BUILD_COMMIT``, ``build_support/backend.py``); ``0.1.0`` alone when
-neither says (a build from a copy without git). Files outside the engine (game records under
-``results/``, the docs) do not make it dirty: they do not change how it plays. Standard library
-only; git is asked once per process.
+neither says (a build from a copy without git). In a git checkout whose git gives no answer (git
+missing, a checkout owned by another user) the commit is unknown: a ``BUILD_COMMIT`` left there
+by an earlier build names another commit, and is not read. Files outside the engine (game
+records under ``results/``, the docs) do not make it dirty: they do not change how it plays.
+Standard library only; git is asked once per process.
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ def _source() -> tuple[str, bool] | None:
         commit = _git(_PACKAGE.parent, "rev-parse", "HEAD")
         if commit:
             return commit, bool(_git(_PACKAGE.parent, "status", "--porcelain", "--", *_ENGINE_FILES))
+        return None
+    if (_PACKAGE.parent / ".git").exists():  # a checkout that git does not answer for: unknown
         return None
     return _built()
 

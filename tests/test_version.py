@@ -94,3 +94,50 @@ def test_gtp_version_and_sgf_files_carry_it():
     assert GtpEngine(Engine()).send("version") == f"= {version.full()}\n\n"
     root = sgfmill.Sgf_game.from_string(sgf.dumps(9, 7.5, [])).get_root()
     assert root.get("AP") == ("goengine", version.full())
+
+
+def test_a_checkout_git_does_not_answer_for_names_no_commit_not_a_stale_one(checkout, tmp_path):
+    """A checkout where git gives no answer (here git is not on PATH; an owner git refuses is
+    the same): the commit is unknown, and a BUILD_COMMIT an earlier build left is not taken for
+    it. (Before: the stale file was read, and the match lab's "another version" check misled.)"""
+    (checkout / "goengine" / "BUILD_COMMIT").write_text("0123456789abcdef0123456789abcdef01234567\n")
+    code = "from goengine import version; print(version.full())"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=checkout, env={"PYTHONPATH": str(checkout), "PATH": str(tmp_path / "nothing")},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert done.stdout.strip() == __version__
+
+
+BACKEND = ROOT / "build_support" / "backend.py"
+
+
+def stamp_in(repo: Path, path: str) -> subprocess.CompletedProcess:
+    """Run the build backend's ``stamp`` on ``repo`` (a copy of the backend put there), with
+    ``path`` as PATH (no git on it: git gives no answer)."""
+    (repo / "build_support").mkdir(exist_ok=True)
+    shutil.copy(BACKEND, repo / "build_support" / "backend.py")
+    code = "import sys; sys.path.insert(0, 'build_support'); import backend; backend.stamp()"
+    return subprocess.run([sys.executable, "-c", code], cwd=repo, env={"PATH": path}, capture_output=True, text=True)
+
+
+def test_the_build_removes_a_stale_stamp_when_git_gives_no_answer_and_keeps_an_sdists(checkout, tmp_path):
+    stale = "0123456789abcdef0123456789abcdef01234567\n"
+    (checkout / "goengine" / "BUILD_COMMIT").write_text(stale)
+    done = stamp_in(checkout, str(tmp_path / "nothing"))
+    assert done.returncode == 0, done.stderr
+    assert not (checkout / "goengine" / "BUILD_COMMIT").exists()  # before: kept, naming another commit
+    done = stamp_in(checkout, "/usr/bin:/bin")  # git answers: the real commit
+    assert (checkout / "goengine" / "BUILD_COMMIT").read_text().startswith(git(checkout, "rev-parse", "HEAD"))
+    sdist = tmp_path / "sdist"
+    shutil.copytree(checkout / "goengine", sdist / "goengine")
+    (sdist / "PKG-INFO").write_text("Name: goengine\n")
+    (sdist / "goengine" / "BUILD_COMMIT").write_text(stale)
+    assert stamp_in(sdist, "/usr/bin:/bin").returncode == 0
+    assert (sdist / "goengine" / "BUILD_COMMIT").read_text() == stale  # an sdist's own stamp
+
+
+def test_the_build_refuses_untracked_files_under_the_package(checkout):
+    (checkout / "goengine" / "scratch.py").write_text("x = 1\n")
+    done = stamp_in(checkout, "/usr/bin:/bin")
+    assert done.returncode != 0 and "goengine/scratch.py" in done.stderr and "git does not track" in done.stderr
