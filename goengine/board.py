@@ -67,6 +67,11 @@ def color_name(color: int) -> str:
     return {BLACK: "black", WHITE: "white"}.get(color, str(color))
 
 
+def _seen_of(history: list[int]) -> np.ndarray:
+    """The sorted array of the distinct hashes of ``history`` (``Board.seen_hashes``)."""
+    return np.unique(np.array(history, dtype=np.int64))
+
+
 class Board:
     """A position with its game history: who is to move, ko, passes, and every earlier position.
 
@@ -80,7 +85,7 @@ class Board:
         self.size = coords.check_size(size)
         self.pts, self.meta = kb.new_board(np.int64(size))
         self.history: list[int] = [int(self.meta[kb.HASH])]
-        self._seen: set[int] = {int(self.meta[kb.HASH])}
+        self._seen = _seen_of(self.history)
         self.moves: list[tuple[int, int]] = []
         self.captures = {BLACK: 0, WHITE: 0}
 
@@ -167,7 +172,7 @@ class Board:
             return "ko"
         if not kb.is_legal(self.pts, self.meta, np.int64(p), np.int64(c)):
             return "suicide"
-        if superko and int(kb.hash_after(self.pts, self.meta, ZOBRIST, np.int64(p), np.int64(c))) in self._seen:
+        if superko and self._has_been(int(kb.hash_after(self.pts, self.meta, ZOBRIST, np.int64(p), np.int64(c)))):
             return "superko"
         return None
 
@@ -192,8 +197,21 @@ class Board:
         self.moves.append((c, p))
         h = int(self.meta[kb.HASH])
         self.history.append(h)
-        self._seen.add(h)
+        at = int(np.searchsorted(self._seen, h))
+        if at == len(self._seen) or self._seen[at] != h:
+            self._seen = np.insert(self._seen, at, h)  # a new array: copies that share the old keep it
         return captured
+
+    def seen_hashes(self) -> np.ndarray:
+        """Every position of the game so far, as its Zobrist hash: sorted, each once (what the
+        search's positional superko looks moves up in). Kept as the game goes and shared by
+        copies, so a long game's search does not sort its history again each move: never
+        written to (a move replaces it; a kernel given it only reads it)."""
+        return self._seen
+
+    def _has_been(self, h: int) -> bool:
+        at = int(np.searchsorted(self._seen, h))
+        return at < len(self._seen) and int(self._seen[at]) == h
 
     def legal_moves(self, color: int | str | None = None) -> list[int]:
         """Every point ``color`` (default: the side to move) may play, superko included; pass is
@@ -231,7 +249,7 @@ class Board:
         other.pts = self.pts.copy()
         other.meta = self.meta.copy()
         other.history = list(self.history)
-        other._seen = set(self._seen)
+        other._seen = self._seen  # shared: a move replaces it, never changes it
         other.moves = list(self.moves)
         other.captures = dict(self.captures)
         return other
@@ -268,7 +286,7 @@ class Board:
         board.meta[kb.LAST_MOVE2] = PASS
         board.meta[kb.TO_MOVE] = parse_color(to_move)
         board.history = [board.hash]
-        board._seen = {board.hash}
+        board._seen = _seen_of(board.history)
         return board
 
     @classmethod
@@ -308,7 +326,7 @@ class Board:
         other.captures = dict(checkpoint[2])
         other.moves = self.moves[:at]
         other.history = self.history[: at + 1]
-        other._seen = set(other.history)
+        other._seen = _seen_of(other.history)
         for color, point in self.moves[at:moves]:
             other.play(color, point, superko=False)
         return other

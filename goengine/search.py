@@ -386,7 +386,7 @@ class Search:
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else math.inf
         self._reroot(board, komi)
-        seen = np.unique(np.array(board.history, dtype=np.int64))
+        seen = board.seen_hashes()
         # a controller may ask for a move after two passes (GTP leaves ending the game to it):
         # play on, with only the last pass counting, or the root would be a finished game
         root_meta = board.meta.copy()

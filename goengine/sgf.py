@@ -270,6 +270,11 @@ def _setup_and_moves(game) -> tuple[dict, list, str | None, list]:
     for node in game.get_main_sequence():
         if node.has_setup_stones():
             black, white, empty = node.get_setup_stones()
+            both = sorted((black & white) | ((black | white) & empty))
+            if both:  # FF[4]: one node may not set a point twice; which setting wins is nobody's guess
+                row, col = both[0]
+                point = chr(ord("a") + col) + chr(ord("a") + game.get_size() - 1 - row)
+                raise ValueError(f"point {point} is set up twice in one node (AB, AW or AE)")
             if plays:
                 node_player = _player(node.get_raw("PL")) if node.has_property("PL") else None
                 later.append((len(plays), black, white, empty, node_player))

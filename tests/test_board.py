@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from goengine import coords
-from goengine.board import BLACK, EMPTY, PASS, WHITE, ZOBRIST, Board, IllegalMove, parse_color
+from goengine.board import BLACK, EMPTY, PASS, WHITE, ZOBRIST, Board, IllegalMove, parse_color, random_game
 from goengine.kernels import board as kb
 from goengine.kernels import policy as kpolicy
 from goengine.kernels.rng import new_state
@@ -1012,3 +1012,18 @@ def test_random_game_agrees_with_naive_rules(size, seed, max_moves):
         assert_kernel_consistent(board)
         assert board.area_score() == naive.area_score(game.grid)
     assert sum(board.captures.values()) > 0  # long enough games to capture something
+
+
+def test_the_seen_hashes_follow_the_history_and_a_copy_shares_them_until_it_moves():
+    """``seen_hashes``: every position's hash once, sorted, kept as moves are played (the search
+    reads it; it used to sort the whole history at every search), shared by a copy, never
+    changed by a move of the other."""
+    board = random_game(9, seed=5)
+    assert list(board.seen_hashes()) == sorted(set(board.history))
+    other = board.copy()
+    assert other.seen_hashes() is board.seen_hashes()
+    before = board.seen_hashes().copy()
+    move = next(p for p in other.legal_moves())
+    other.play(other.to_move, move)
+    assert np.array_equal(board.seen_hashes(), before)
+    assert list(other.seen_hashes()) == sorted(set(other.history))

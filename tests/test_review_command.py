@@ -105,6 +105,19 @@ def test_a_review_that_cannot_be_written_is_named_and_the_others_still_written(t
     assert (tmp_path / "b-review.sgf").is_file()
 
 
+def test_a_blocked_plot_leaves_the_review_written_and_says_what_was_not(tmp_path):
+    """The PNG's place taken by a folder: the SGF and the table are written and the game counts
+    as reviewed; the line names the plot not written, the summary counts it, the status is 1.
+    (Before: the SGF was written, yet the game was reported as not written.)"""
+    (tmp_path / "a.sgf").write_text(GAME)
+    (tmp_path / "a-review.png").mkdir()
+    status, out, err = run([tmp_path / "a.sgf"])
+    assert status == 1 and (tmp_path / "a-review.sgf").is_file() and "moves reviewed at" in out
+    line = next(line for line in err.splitlines() if f"{tmp_path / 'a.sgf'}: reviewed" in line)
+    assert f"{tmp_path / 'a-review.sgf'}; cannot write {tmp_path / 'a-review.png'}" in line
+    assert err.rstrip().endswith("1 plot(s) not written") and "not reviewed" not in err
+
+
 def test_a_search_that_fails_is_named_with_its_game_and_the_others_reviewed(tmp_path, monkeypatch):
     (tmp_path / "a.sgf").write_text(GAME)
     (tmp_path / "b.sgf").write_text("(;GM[1]SZ[9];B[cc];W[gg])")

@@ -5,6 +5,7 @@ position that fails comes back as its exception, the others still analysed."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from goengine import coords
@@ -130,3 +131,39 @@ def test_a_games_positions_in_order_replay_it_once_and_give_a_new_engines_figure
     kept = [evaluate(p, config, Budget(playouts=100)) for p in positions]
     assert len(loads) == 1  # the first position loaded, each later one a move on
     assert kept == fresh
+
+
+def test_a_long_records_positions_cost_no_more_each_than_a_short_ones(monkeypatch):
+    """The positions of one game share its line: each later position plays its one new move,
+    and nothing is compared or copied in the record's length (before: the moves were sliced and
+    compared at every position, the history sorted at every search: a 100,000-move record was
+    not reviewed in 600 s). Counted: the moves played, and the histories sorted."""
+    from goengine import game as game_module
+
+    line = tuple(random_line(400))
+    positions = [Position(9, 7.5, (), line, WHITE if k % 2 else BLACK, BLACK, k) for k in range(len(line) + 1)]
+    config = EngineConfig(search=SearchConfig(threads=1, seed=12, playout="uniform", prior="none"))
+    played, sorted_histories = [], []
+    original = game_module.Game.play
+    monkeypatch.setattr(game_module.Game, "play", lambda self, *a, **k: played.append(1) or original(self, *a, **k))
+    unique = np.unique
+    monkeypatch.setattr(np, "unique", lambda *a, **k: sorted_histories.append(1) or unique(*a, **k))
+    for p in positions:
+        evaluate(p, config, Budget(playouts=2))
+    assert len(played) == len(line)  # one move a position: none replayed
+    assert len(sorted_histories) <= 2  # the history's hashes sorted when the game is loaded, not at each search
+
+
+def random_line(moves: int) -> list[tuple[int, int]]:
+    """A legal line of ``moves`` moves on 9x9, captures included (random, seeded)."""
+    import random
+
+    rng = random.Random(3)
+    board = Board(9)
+    line = []
+    for _ in range(moves):
+        legal = board.legal_moves()
+        point = rng.choice(legal) if legal else PASS
+        line.append((board.to_move, point))
+        board.play(board.to_move, point)
+    return line

@@ -380,3 +380,14 @@ def test_dumps_works_in_the_number_of_moves():
     small = lines_run(lambda: sgf.dumps(9, 7.5, moves[:2000]))
     large = lines_run(lambda: sgf.dumps(9, 7.5, moves))
     assert large < 2.3 * small, (small, large)
+
+
+@pytest.mark.parametrize("setup", ["AB[ee]AW[ee]", "AW[ee]AB[ee]", "AB[ee]AE[ee]", "AB[aa][ee]AW[ee][ii]"])
+def test_a_point_set_up_twice_in_one_node_is_refused_naming_it(setup):
+    """FF[4] forbids it, and which colour would win is a guess. (Before: ``AB[ee]AW[ee]`` loaded
+    as White's stone without a word.)"""
+    with pytest.raises(ValueError, match=r"^bad SGF: point ee is set up twice in one node \(AB, AW or AE\)$"):
+        sgf.parse(f"(;GM[1]FF[4]SZ[9]{setup})".encode())
+    assert sgf.parse(b"(;GM[1]FF[4]SZ[9]AB[ee];AW[ee])").setup == [
+        (WHITE, coords.from_sgf(9, (4, 4)))
+    ]  # two nodes: in turn

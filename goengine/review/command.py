@@ -101,26 +101,30 @@ def output_paths(game: ReviewGame) -> tuple[Path, Path]:
     return stem.with_suffix(".sgf"), stem.with_suffix(".png")
 
 
-def write_outputs(game: ReviewGame, evaluations: list[Evaluation], settings: ReviewSettings, show) -> list[Path]:
-    """The review of one game: its SGF, its PNG and its table (``show(text)``: to stdout); the
-    files written (``sgf.replace_file``: whole, and never through a symbolic link or into a
-    FIFO). OSError when a file cannot be written, ValueError when something other than a regular
-    file is in the way."""
+def write_outputs(
+    game: ReviewGame, evaluations: list[Evaluation], settings: ReviewSettings, show
+) -> tuple[list[Path], str | None]:
+    """The review of one game: its SGF, its table (``show(text)``: to stdout) and its PNG;
+    ``(the files written, why the PNG was not or None)``. Files are written whole, never through
+    a symbolic link or into a FIFO (``sgf.replace_file``). OSError or ValueError (something other
+    than a regular file in the way) when the SGF cannot be written: then nothing is."""
     reviews = losses.review_moves(game.moves, evaluations, game.first_number)
     budget = budget_words(settings.budget)
     sgf_path, png_path = output_paths(game)
     bonus = settings.config.white_handicap_bonus
     sgf.replace_file(sgf_path, annotate.review_sgf(game, evaluations, reviews, budget, bonus))
-    written = [sgf_path]
-    if settings.plot:
-        marked = [m for color in (BLACK, WHITE) for m in losses.mistakes(reviews, color, settings.mistakes)]
-        title = f"{game.path.name}: {budget} a position, komi {game.komi:g}"
-        points = losses.curve(evaluations, reviews)
-        sgf.replace_file(png_path, plot.draw(title, game.size, points, game.first_number, marked))
-        written.append(png_path)
     heading = f"{game.path}: {len(game.moves)} moves reviewed at {budget} a position, {game.terms(bonus)}"
     show(f"{heading}\n{losses.table(reviews, game.size, settings.mistakes)}\n")
-    return written
+    if not settings.plot:
+        return [sgf_path], None
+    marked = [m for color in (BLACK, WHITE) for m in losses.mistakes(reviews, color, settings.mistakes)]
+    title = f"{game.path.name}: {budget} a position, komi {game.komi:g}"
+    points = losses.curve(evaluations, reviews)
+    try:
+        sgf.replace_file(png_path, plot.draw(title, game.size, points, game.first_number, marked))
+    except (OSError, ValueError) as error:
+        return [sgf_path], f"cannot write {png_path}: {error}"
+    return [sgf_path, png_path], None
 
 
 class _Progress:
@@ -187,7 +191,7 @@ def review(
         return 2
     start = time.perf_counter()
     games: list[ReviewGame] = []
-    failed = reviewed = 0
+    failed = reviewed = plots_failed = 0
     for path in game_files(paths, err):
         try:
             games.append(read(path))
@@ -223,14 +227,16 @@ def review(
                 failed += 1
                 continue
             try:
-                written = write_outputs(game, results[g], settings, progress.show)
+                written, unwritten = write_outputs(game, results[g], settings, progress.show)
             except (OSError, ValueError) as error:
                 progress.game(f"{game.path}: cannot write its review: {error}")
                 failed += 1
                 continue
             results[g] = []  # written: the figures are not needed any more
             reviewed += 1
-            progress.game(f"{game.path}: reviewed, {len(game.moves)} moves: {', '.join(map(str, written))}")
+            plots_failed += unwritten is not None
+            missing = f"; {unwritten}" if unwritten else ""
+            progress.game(f"{game.path}: reviewed, {len(game.moves)} moves: {', '.join(map(str, written))}{missing}")
     except KeyboardInterrupt:
         progress.close()
         print(f"{PROG}: interrupted; the games finished so far are written", file=err)
@@ -242,8 +248,9 @@ def review(
     progress.close()
     seconds = time.perf_counter() - start
     not_reviewed = f"; {failed} file(s) not reviewed" if failed else ""
-    print(f"{PROG}: {reviewed} game(s), {count} positions, in {seconds:.1f} s{not_reviewed}", file=err)
-    return 1 if failed else 0
+    not_plotted = f"; {plots_failed} plot(s) not written" if plots_failed else ""
+    print(f"{PROG}: {reviewed} game(s), {count} positions, in {seconds:.1f} s{not_reviewed}{not_plotted}", file=err)
+    return 1 if failed or plots_failed else 0
 
 
 # ---- the command line

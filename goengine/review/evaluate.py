@@ -90,27 +90,35 @@ class Evaluation:
         return self.score_lead if self.to_move == BLACK else -self.score_lead
 
 
-# this process's engines, one a configuration, and the game each holds: (its start, its moves)
-_ENGINES: dict[EngineConfig, tuple[Engine, tuple, tuple[tuple[int, int], ...]]] = {}
+# this process's engines, one a configuration, and the game each holds: (its start, the line of
+# moves its position was cut from, and how many of them it has played)
+_ENGINES: dict[EngineConfig, tuple[Engine, tuple, tuple[tuple[int, int], ...], int]] = {}
 
 
 def _engine_at(position: Position, config: EngineConfig) -> Engine:
     """This process's engine for ``config``, holding ``position``: the moves it lacks played on
     when it holds an earlier position of the same game, else the position loaded afresh. A
     record's moves are replayed as ``gamefile.read`` replayed them: one may repeat an earlier
-    position (no superko)."""
+    position (no superko). The positions of one game share its ``line``: when the engine's game
+    was cut from the same line object, its moves are a prefix without a comparison (comparing
+    took time in the record's length at every position, in its square for a whole review)."""
     start = (position.size, position.komi, tuple(position.setup), position.first)
-    moves = tuple(position.moves)
+    line = position.line
+    turn = len(line) if position.turn is None else position.turn
     held = _ENGINES.get(config)
-    if held is not None and held[1] == start and moves[: len(held[2])] == held[2]:
+    same_game = held is not None and held[1] == start and held[3] <= turn
+    if same_game and held[2] is not line:  # another copy of the line (a task sent to a pool): compared once
+        same_game = line[: held[3]] == held[2][: held[3]]
+    if same_game:
         engine = held[0]
-        for color, point in moves[len(held[2]) :]:
+        for color, point in line[held[3] : turn]:
             engine.game.play(color, point, superko=False)
     else:
         engine = held[0] if held is not None else Engine(config)
         setup = list(position.setup)
-        engine.load_position(SgfGame(position.size, position.komi, setup, list(moves), to_move=position.first), False)
-    _ENGINES[config] = (engine, start, moves)
+        moves = list(line[:turn])
+        engine.load_position(SgfGame(position.size, position.komi, setup, moves, to_move=position.first), False)
+    _ENGINES[config] = (engine, start, line, turn)
     return engine
 
 
