@@ -102,10 +102,10 @@ def test_a_checkout_git_does_not_answer_for_names_no_commit_not_a_stale_one(chec
     it. (Before: the stale file was read, and the match lab's "another version" check misled.)"""
     (checkout / "goengine" / "BUILD_COMMIT").write_text("0123456789abcdef0123456789abcdef01234567\n")
     code = "from goengine import version; print(version.full())"
+    no_git = {"PYTHONPATH": str(checkout), "PATH": str(tmp_path / "nothing")}
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=checkout, env={"PYTHONPATH": str(checkout), "PATH": str(tmp_path / "nothing")},
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        [sys.executable, "-c", code], cwd=checkout, env=no_git, capture_output=True, text=True, check=True
+    )
     assert done.stdout.strip() == __version__
 
 
