@@ -21,8 +21,10 @@ Layers, highest first; a module imports only the layers below it (an import-lint
 - ``board``, and the registries of the choices made by name: ``selection`` (the bandit rules),
   ``policies``, ``priors``, ``players``, ``dynkomi``, ``parallel`` and ``ruleset`` (the rules of
   Go); ``coords``, ``registry``, ``version``, ``mogo3x3`` (MoGo's 3x3 playout patterns) and
-  ``jobs`` (the one job runner: here, a process pool or a Dask cluster) and ``calibration`` (the
-  win rate the front ends report, calibrated on games' results) below them;
+  ``jobs`` (the one job runner: here, a process pool or a Dask cluster), ``calibration`` (the
+  win rate the front ends report, calibrated on games' results), ``numerals`` (numbers read
+  from text in ASCII digits, in linear time) and ``output`` (standard output written whole, or
+  one line and a conventional status) below them;
 - ``kernels``: numba only, pure functions over arrays.
 
 ``lab`` (the match laboratory) stands beside the engine: it drives engines through GTP and uses
