@@ -694,6 +694,28 @@ def test_a_pool_loses_no_game_and_voids_none_when_a_worker_is_killed(tmp_path, f
     assert table_rows(result.stdout)[0].split()[:2] == ["default", "6"]
 
 
+def test_a_match_killed_with_sigkill_leaves_no_worker_or_engine_behind(tmp_path, fake):
+    """``kill -9`` of ``goengine-match --jobs 2`` while two games run: its two pool workers and
+    the four engines of their games end too, at once, not after their games. (Before: the
+    workers were left, and their engines played on for half a minute.)"""
+    out = tmp_path / "out"
+    slow = fake("--delay", "5", "--moves", "4")
+    proc = start_match(out, *("--games", "4", "--jobs", "2", "--no-plot"), *("--engine", slow, "--opponent", fake()))
+    try:
+        deadline = time.monotonic() + 120
+        while len(group_members(proc.pid)) < 7 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # the match, its two workers, and two engines a game
+        assert len(group_members(proc.pid)) >= 7, "the games never started"
+        proc.kill()
+        proc.communicate(timeout=60)
+        deadline = time.monotonic() + 4  # well within a move of 5 s: nothing waits for its game to end
+        while group_members(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert group_members(proc.pid) == []
+    finally:
+        end_group(proc.pid, grace=0)
+
+
 # ---- threads: the goengine command's default is one per core; a match pins one unless told
 
 
