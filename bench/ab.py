@@ -50,11 +50,12 @@ from pathlib import Path
 
 import numpy as np
 
-from goengine import movemodel
+from goengine import movemodel, playout_model
 from goengine.board import ZOBRIST
 from goengine.config import SearchConfig, with_param
 from goengine.kernels.rng import new_state
 from goengine.mogo3x3 import table
+from goengine.playout_model import no_model_arrays
 from goengine.policies import POLICIES
 from goengine.priors import PRIORS
 from goengine.search import KernelSettings
@@ -113,11 +114,17 @@ def playout_batch(kernels: dict, size: int, policy: str) -> tuple[Callable[[int]
     pts, meta = kernels["board"].new_board(np.int64(size))
     scores = np.zeros(n, np.int64)
 
+    # kernels before the learned playout policy take the 3x3 table alone; later ones take it with
+    # the learned policy's model
+    tables = (patterns, no_model_arrays()) if hasattr(kernels["playout"], "learned") else patterns
+    if policy == "learned":
+        tables = (patterns, playout_model.shipped().arrays)
+
     def run(seed: int) -> tuple[float, tuple]:
         rng = new_state(seed)
         start = time.process_time()
         moves = kernels["playout"].run_playouts(
-            pts, meta, ZOBRIST, rng, pid, params, patterns, np.int64(n), np.int64(3 * size * size), scores
+            pts, meta, ZOBRIST, rng, pid, params, tables, np.int64(n), np.int64(3 * size * size), scores
         )
         return time.process_time() - start, (int(moves), scores.tobytes())
 
@@ -140,8 +147,12 @@ def search_batch(kernels: dict, size: int, config: SearchConfig) -> tuple[Callab
         work = ks.new_workspace(pts.shape[1])
         rng = new_state(seed)
         # kernels before the move model take the 3x3 table alone; later ones (whose workspace has
-        # the prior's scratch) take it with the model's arrays
+        # the prior's scratch) take it with the model's arrays, and later still (whose workspace
+        # has the learned playout policy's scratch) with the learned policy's model too
         knowledge = patterns if len(work) == 7 else (patterns, model)
+        if len(work) >= 11:
+            learned = playout_model.shipped().arrays if config.playout == "learned" else no_model_arrays()
+            knowledge = (patterns, model, learned)
         root = (pts, meta, ZOBRIST, seen, knowledge)
         if hasattr(ks, "OWNERSHIP"):  # later kernels count the root's owners into an array of the root's
             root += (np.zeros((2, pts.shape[1]), np.float64),)

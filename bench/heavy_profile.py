@@ -32,6 +32,7 @@ from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
 from goengine.kernels.rng import new_state
 from goengine.mogo3x3 import table
+from goengine.playout_model import no_model_arrays
 from goengine.policies import POLICIES
 
 VARIANTS = {
@@ -48,7 +49,7 @@ VARIANTS = {
 
 
 def profile(size: int, runs: int, seconds: float) -> list[dict]:
-    patterns = table()
+    patterns = (table(), no_model_arrays())
     pts, meta = kb.new_board(np.int64(size))
     cap = np.int64(3 * size * size)
     setups = {name: (np.int64(POLICIES[p].id), POLICIES.array(p, over)) for name, (p, over) in VARIANTS.items()}

@@ -41,9 +41,16 @@ from goengine.kernels import board as kb
 from goengine.kernels import playout as kp
 from goengine.kernels.rng import new_state
 from goengine.mogo3x3 import table
+from goengine.playout_model import no_model_arrays, shipped
 from goengine.policies import POLICIES
 
 PATTERNS = table()
+
+
+def tables(policy: str) -> tuple:
+    """What the playouts of ``policy`` read: the 3x3 patterns, and the learned model for its policy."""
+    return PATTERNS, shipped().arrays if policy == "learned" else no_model_arrays()
+
 
 # What a fresh process runs to time its first playout (interpreter start-up included).
 _FIRST_PLAYOUT = """
@@ -52,13 +59,16 @@ from goengine.board import ZOBRIST
 from goengine.kernels import board as kb, playout as kp
 from goengine.kernels.rng import new_state
 from goengine.mogo3x3 import table
+from goengine.playout_model import no_model_arrays, shipped
 from goengine.policies import POLICIES
 
 policy = np.int64(POLICIES[{policy!r}].id)
 params = POLICIES.array({policy!r})
 pts, meta = kb.new_board(np.int64({size}))
+model = shipped().arrays if {policy!r} == "learned" else no_model_arrays()
 kp.run_playouts(
-    pts, meta, ZOBRIST, new_state(1), policy, params, table(), np.int64(1), np.int64({cap}), np.zeros(1, np.int64)
+    pts, meta, ZOBRIST, new_state(1), policy, params, (table(), model), np.int64(1), np.int64({cap}),
+    np.zeros(1, np.int64),
 )
 """
 
@@ -91,14 +101,14 @@ def measure(
     probe = 200
     scores = np.zeros(probe, dtype=np.int64)
     start = time.perf_counter()
-    kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, PATTERNS, np.int64(probe), cap, scores)
+    kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, tables(policy), np.int64(probe), cap, scores)
     n = max(100, int(probe * seconds / max(time.perf_counter() - start, 1e-6)))
     scores = np.zeros(n, dtype=np.int64)
 
     rates, moves_per, mean_scores = [], [], []
     for _ in range(runs):
         start = time.perf_counter()
-        moves = kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, PATTERNS, np.int64(n), cap, scores)
+        moves = kp.run_playouts(pts, meta, ZOBRIST, rng, policy_id, params, tables(policy), np.int64(n), cap, scores)
         elapsed = time.perf_counter() - start
         if between is not None:
             between()

@@ -16,8 +16,10 @@ Layers, highest first; a module imports only the layers below it (an import-lint
   komi, handicap) and ``scoring`` (dead stones and the final count from an ownership map);
 - ``result``: the search's answer (``SearchResult``) and the one snapshot that reads it out of
   the trees;
-- ``config``: the settings and their rules; ``training`` (fitting the move model, for
-  ``scripts/``), ``sgf`` (game records in and out) and ``movemodel`` (the learned move model);
+- ``config``: the settings and their rules; ``playout_training`` (fitting the learned playout
+  policy, for ``scripts/``); ``training`` (fitting the move model, for
+  ``scripts/``), ``sgf`` (game records in and out), ``movemodel`` (the learned move model) and
+  ``playout_model`` (the learned playout policy's weights);
 - ``board``, and the registries of the choices made by name: ``selection`` (the bandit rules),
   ``policies``, ``priors``, ``players``, ``dynkomi``, ``parallel`` and ``ruleset`` (the rules of
   Go); ``coords``, ``registry``, ``version``, ``mogo3x3`` (MoGo's 3x3 playout patterns) and

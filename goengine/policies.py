@@ -9,6 +9,10 @@ lives in ``goengine.kernels.policy`` and is dispatched there by the id below.
 - ``heavy``: answers the last move first: captures, atari escapes (ladders read), MoGo 3x3
   patterns, nakade, then a random move that is no bad self-atari, each rule with its probability
   (``goengine.kernels.policy``: the cascade; MoGo, Fuego and Pachi's moggy).
+- ``learned``: every move drawn from a softmax over local features (the 3x3 pattern with its
+  chains' liberties, the response pattern and the distances to the last two moves, the vital
+  point, bad self-ataris and escapes into ladders) whose weights were learned from strong games
+  (``goengine.kernels.learned``, ``goengine.playout_model``: Crazy Stone's and AlphaGo's rollouts).
 """
 
 from __future__ import annotations
@@ -182,6 +186,14 @@ POLICIES = Registry(
             ),
             "Gelly et al. 2006 (RR-6062) section 3; Fuego GoUctPlayoutPolicy; "
             "Pachi playout/moggy.c, tactics/selfatari.c, tactics/nakade.c, tactics/2lib.c; Baier and Drake 2010 (LGRF)",
+        ),
+        Choice(
+            "learned",
+            kpolicy.LEARNED,
+            (),
+            "Coulom 2007, Computing Elo Ratings of Move Patterns in the Game of Go (the softmax over "
+            "features); Silver et al. 2016 (AlphaGo's rollout policy); Huang, Coulom and Lin 2010, "
+            "Monte-Carlo Simulation Balancing in Practice; the weights: goengine/data/playouts.npz",
         ),
     ),
     MAX_PARAMS,

@@ -39,10 +39,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from goengine import mogo3x3, movemodel, policies, priors, selection
+from goengine import mogo3x3, movemodel, playout_model, policies, priors, selection
 from goengine.board import PASS, ZOBRIST, Board
 from goengine.config import CHOSEN, SearchConfig, SearchRequest
 from goengine.kernels import board as kb
+from goengine.kernels import learned as klearned
 from goengine.kernels import policy as kpolicy
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
@@ -305,7 +306,10 @@ class Search:
         # the learned move model's arrays, loaded only for the prior that reads them
         needs_model = priors.PRIORS[config.prior].needs_move_model
         model = movemodel.shipped().arrays if needs_model else movemodel.empty_arrays()
-        self.knowledge = (MOGO3X3, model)
+        # the learned playout policy's model, loaded only for that policy
+        plays_learned = self.kernel.settings[ksearch.POLICY] == kpolicy.LEARNED
+        playouts = playout_model.shipped().arrays if plays_learned else playout_model.no_model_arrays()
+        self.knowledge = (MOGO3X3, model, playouts)
         self.shared = config.threads > 1 and config.trees == 1
         max_nodes = int(config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * config.trees))
         self.trees = [Tree(max_nodes, config.seed + k) for k in range(config.trees)]
@@ -557,7 +561,7 @@ class Search:
             new_state(seed),
             self.kernel.settings[ksearch.POLICY],
             self.kernel.params[ksearch.POLICY_PARAMS],
-            MOGO3X3,
+            (MOGO3X3, self.knowledge[2]),
             np.int64(playouts),
             np.int64(3 * board.size * board.size),
             counts,
@@ -588,6 +592,12 @@ def direct_move(search: Search, board: Board) -> int:
         return min(policy, key=lambda m: (-policy[m], m)) if policy else PASS
     pts, meta = board.pts.copy(), board.meta.copy()
     settings, params = search.kernel.settings, search.kernel.params
+    if settings[ksearch.POLICY] == kpolicy.LEARNED:
+        state = klearned.new_state(pts.shape[1], int(meta[kb.W]))
+        move = int(
+            klearned.first_move(pts, meta, ZOBRIST, search.knowledge[2], state, np.int64(c), search.trees[0].rng)
+        )
+        return move if move == PASS or board.is_legal(c, move) else PASS
     move = int(
         kpolicy.choose_move(
             settings[ksearch.POLICY],

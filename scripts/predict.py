@@ -12,6 +12,14 @@ only the games the model's training kept out (from the validation date its prove
 the figure to quote. ``--json`` prints ``{"moves": ..., "top1": ..., "top5": ...}`` (and the
 rest) on its last line.
 
+``--playouts FILE`` measures a learned playout policy instead (``goengine.playout_model``; ``shipped``
+for the one the package ships): its exact probabilities, from the candidates' features
+(``goengine.playout_training``), with ``--held-out`` on the games its own training kept out.
+``--policy NAME`` measures any playout policy by sampling: ``--draws`` moves of the policy (its
+kernels, as a playout plays them) from each position; its first choice is the move drawn most
+often (ties broken at random), and the log-likelihood is that of the drawn frequencies with half
+a draw added to every playable point (a sampled policy has no probability of its own to read).
+
 ``--gtp COMMAND`` measures a GTP engine's first choice instead, on the same positions: before each
 move it is asked ``genmove``, its answer taken back with ``undo``, and the move played given to it
 with ``play`` (so it must know ``undo``); only top-1 is reported. Pachi's pattern engine, the prior
@@ -63,7 +71,59 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--strict", action="store_true", help="stop at the first game that cannot be read or replayed (not skip it)"
     )
     p.add_argument("--gtp", metavar="COMMAND", help="measure this GTP engine's first choice (genmove) instead")
+    p.add_argument(
+        "--playouts", metavar="FILE", help="measure a learned playout policy's model ('shipped': the package's)"
+    )
+    p.add_argument(
+        "--policy", metavar="NAME", help="measure a playout policy by sampling its moves (uniform, heavy, learned)"
+    )
+    p.add_argument("--draws", type=int, default=400, help="moves drawn from each position with --policy (400)")
     return p.parse_args(argv)
+
+
+def policy_ranks(name: str, draws: int, games: list[training.Game], progress=None) -> training.Ranks:
+    """``--policy``: for each position of ``games`` whose move is a point, the playout policy
+    ``name``'s ``draws`` moves: its first choice (the most drawn), its first five, and the
+    smoothed log-probability of the move played (module docstring)."""
+    from goengine import playout_model
+    from goengine.board import ZOBRIST, Board
+    from goengine.kernels import board as kb
+    from goengine.kernels import playout as kp
+    from goengine.kernels.rng import new_state
+    from goengine.mogo3x3 import table
+    from goengine.policies import POLICIES
+
+    policy = np.int64(POLICIES[name].id)
+    params = POLICIES.array(name)
+    model = playout_model.shipped().arrays if name == "learned" else playout_model.no_model_arrays()
+    tables = (table(), model)
+    rng = new_state(1)
+    hit1, hit5, log_p, numbers = [], [], [], []
+    for game in games:
+        board = Board(game.size)
+        for point, color in zip(game.setup_points.tolist(), game.setup_colors.tolist(), strict=True):
+            board.play(color, point)
+        board.meta[kb.MOVES] = 0
+        for k, (point, color) in enumerate(zip(game.moves.tolist(), game.colors.tolist(), strict=True)):
+            if point != PASS:
+                board.to_move = color
+                counts = np.zeros(board.pts.shape[1], dtype=np.int64)
+                kp.draw_counts(board.pts, board.meta, ZOBRIST, rng, policy, params, tables, np.int64(draws), counts)
+                counts[0] = 0  # a pass is no point the players chose
+                mine = counts[point]
+                greater = int(np.sum(counts > mine))
+                equal = int(np.sum(counts == mine))
+                hit1.append(min(1.0, max(0.0, (1 - greater) / equal)))
+                hit5.append(min(1.0, max(0.0, (5 - greater) / equal)))
+                playable = sum(1 for p in board.points() if board.is_legal(color, p))
+                log_p.append(float(np.log((mine + 0.5) / (counts.sum() + 0.5 * playable))))
+                numbers.append(k)
+            board.play(color, point, superko=False)
+        if progress:
+            progress(1)
+    return training.Ranks(
+        np.array(hit1), np.array(hit5), np.array(log_p), np.array(numbers, dtype=np.int64), np.zeros(len(hit1), bool)
+    )
 
 
 def _vertex(size: int, color: int, point: int) -> tuple[str, str]:
@@ -144,7 +204,13 @@ def measure_engine(args: argparse.Namespace, games: list[training.Game], skipped
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        model = MoveModel.load(args.model)
+        if args.playouts:
+            from goengine.playout_model import DEFAULT_PATH as PLAYOUTS_PATH
+            from goengine.playout_model import PlayoutModel
+
+            model = PlayoutModel.load(PLAYOUTS_PATH if args.playouts == "shipped" else args.playouts)
+        else:
+            model = MoveModel.load(args.model)
     except ValueError as err:
         print(f"predict.py: {err}", file=sys.stderr)
         return 2
@@ -185,11 +251,21 @@ def main(argv: list[str] | None = None) -> int:
             task = bar.add_task("rank moves", total=len(games))
         if args.gtp:
             return measure_engine(args, games, skipped, bar, task if bar else None)
-        for i in range(0, len(games), BATCH):
+        if args.policy:
+            advance = (lambda n: bar.update(task, advance=n)) if bar else None
+            ranks = policy_ranks(args.policy, args.draws, games, advance)
+            positions = len(ranks.log_p)
+        for i in range(0, 0 if args.policy else len(games), BATCH):
             batch = games[i : i + BATCH]
-            data = training.extract(batch, model)
+            if args.playouts:
+                from goengine import playout_training
+
+                data = playout_training.extract(batch)
+                ranks = ranks.extend(playout_training.rank(model, data))
+            else:
+                data = training.extract(batch, model)
+                ranks = ranks.extend(training.rank(model, data))
             positions += len(data)
-            ranks = ranks.extend(training.rank(model, data))
             if bar:
                 bar.update(task, advance=len(batch))
     except ValueError as err:
@@ -200,7 +276,12 @@ def main(argv: list[str] | None = None) -> int:
             bar.stop()
     seconds = time.perf_counter() - started
     result = training.summarize(ranks)
-    print(f"{len(games)} games, {len(skipped)} skipped, {result.moves} moves (passes not counted); model {args.model}")
+    what = (
+        f"policy {args.policy}, {args.draws} draws a position"
+        if args.policy
+        else f"model {args.playouts or args.model}"
+    )
+    print(f"{len(games)} games, {len(skipped)} skipped, {result.moves} moves (passes not counted); {what}")
     print(f"{'moves':>8} {'count':>8} {'top-1':>7} {'top-5':>7} {'loglik':>7}")
     print(f"{'all':>8} {result.moves:>8} {result.top1:>7.1%} {result.top5:>7.1%} {result.loglik:>7.3f}")
     for name, (count, top1, top5, loglik) in result.buckets.items():

@@ -25,7 +25,7 @@ import naive
 import pytest
 
 import goengine.search as search_module
-from goengine import coords
+from goengine import coords, mogo3x3, playout_model
 from goengine.board import BLACK, PASS, Board
 from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine
@@ -36,9 +36,12 @@ from goengine.result import SearchResult
 from goengine.search import Search
 
 #: what a caller outside a search passes for the last good replies (kernels.replies): the
-#: policy's stand-in table, and the playout's memory with it, recording no moves
-NO_MEMORY = outside_search()[4]
+#: policy's stand-in table, and the playout's memory with it, recording no moves (its learned
+#: policy's scratch of the largest board serves every size)
+NO_MEMORY = outside_search(21 * 21, 21)[4]
 NO_REPLIES = NO_MEMORY[0]
+#: the tables a playout reads: MoGo's 3x3 patterns, and no learned playout model
+TABLES = (mogo3x3.table(), playout_model.no_model_arrays())
 
 
 def unavailable(reason: str, required_by: str) -> None:

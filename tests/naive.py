@@ -245,3 +245,25 @@ class Game:
         self.ko = None if ko is None else (ko, opponent(color))
         self.seen.add(self.grid)
         return captured
+
+
+def neighbourhood_code(grid, r, c):
+    """The 20-bit code of ``kernels.neighbourhood`` for the point ``(r, c)``, by flood fills:
+    each orthogonal neighbour (N, W, E, S) as 0 empty, 1 off the board, 2-4 a black chain of 1,
+    2, 3+ liberties, 5-7 a white one (3 bits each); each diagonal (NW, NE, SW, SE) as its colour,
+    3 off the board (2 bits each, from bit 12)."""
+    code = 0
+    for k, (dr, dc) in enumerate(((-1, 0), (0, -1), (0, 1), (1, 0))):
+        i, j = r + dr, c + dc
+        if not on_board(grid, i, j):
+            state = 1
+        elif grid[i][j] == EMPTY:
+            state = 0
+        else:
+            state = (2 if grid[i][j] == BLACK else 5) + min(3, len(liberties(grid, i, j))) - 1
+        code |= state << (3 * k)
+    for k, (dr, dc) in enumerate(((-1, -1), (-1, 1), (1, -1), (1, 1))):
+        i, j = r + dr, c + dc
+        color = grid[i][j] if on_board(grid, i, j) else 3
+        code |= color << (12 + 2 * k)
+    return code

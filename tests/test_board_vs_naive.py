@@ -18,7 +18,7 @@ from collections import Counter
 import naive
 import numpy as np
 import pytest
-from helpers import NO_MEMORY, grid_of, point_map, random_position, to_point, to_rc
+from helpers import NO_MEMORY, TABLES, grid_of, point_map, random_position, to_point, to_rc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -391,7 +391,7 @@ def run_one_playout(board, seed, depth=0):
         new_state(seed),
         UNIFORM,
         NO_PARAMS,
-        PATTERNS,
+        TABLES,
         max_moves,
         amaf,
         amaf_depth,
@@ -449,7 +449,7 @@ def test_run_playouts_equals_single_playouts_and_leaves_the_position_unchanged()
     n = 4
     scores = np.zeros(n, dtype=np.int64)
     rng = new_state(5)
-    total = kp.run_playouts(board.pts, board.meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, PATTERNS, n, 3 * 81, scores)
+    total = kp.run_playouts(board.pts, board.meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, TABLES, n, 3 * 81, scores)
     assert_unchanged(board, before)
     rng = new_state(5)
     expected, moves = [], 0
@@ -458,7 +458,7 @@ def test_run_playouts_equals_single_playouts_and_leaves_the_position_unchanged()
         amaf = np.zeros(pts.shape[1], dtype=np.int8)
         depths = np.zeros(pts.shape[1], dtype=np.int64)
         score, m = kp.playout(
-            pts, meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, PATTERNS, 3 * 81, amaf, depths, 0, False, NO_MEMORY
+            pts, meta, ZOBRIST, rng, UNIFORM, NO_PARAMS, TABLES, 3 * 81, amaf, depths, 0, False, NO_MEMORY
         )
         expected.append(int(score))
         moves += int(m)

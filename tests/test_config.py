@@ -194,7 +194,7 @@ def test_the_page_lists_every_setting_with_words_and_values_formatted_once():
     config = SearchConfig(rule="beta-mean-ucb", playout="uniform", prior="none", playouts=8000)
     rows = {row.key: row for row in page(config)}
     assert rows["selection_rule"].value == "beta-mean-ucb" and "kl-ucb" in rows["selection_rule"].choices
-    assert rows["playout_policy"].choices == ("uniform", "heavy")
+    assert rows["playout_policy"].choices == ("uniform", "heavy", "learned")
     assert rows["prior_knowledge"].choices == ("none", "even", "heuristic", "movemodel")
     assert rows["playouts_per_move"].value == "8000" and rows["seconds_per_move"].value == "none"
     assert rows["start_from_one_win_one_loss"].flag and rows["start_from_one_win_one_loss"].value == "1"

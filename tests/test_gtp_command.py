@@ -61,7 +61,7 @@ def refusal(argv: list[str], capsys, read=command.options) -> str:
         (["--param", "c"], "argument --param: expected KEY=VALUE, got 'c'"),
         (["--param", "=3"], "argument --param: expected KEY=VALUE, got '=3'"),
         (["--rule", "ucb1", "--param", "k=500"], "selection rule ucb1 has no parameter 'k'; it has: c"),
-        (["--playout", "moggy"], "unknown playout policy 'moggy'; known: uniform, heavy"),
+        (["--playout", "moggy"], "unknown playout policy 'moggy'; known: uniform, heavy, learned"),
     ],
 )
 def test_a_bad_option_is_refused_with_one_line_saying_why_and_exit_code_2(argv, message, capsys):

@@ -14,7 +14,7 @@ from collections import Counter
 import naive
 import numpy as np
 import pytest
-from helpers import NO_MEMORY, NO_REPLIES, grid_of, random_position
+from helpers import NO_MEMORY, NO_REPLIES, TABLES, grid_of, random_position
 
 from goengine import coords
 from goengine.board import BLACK, PASS, WHITE, ZOBRIST, Board
@@ -933,7 +933,7 @@ def test_heavy_playouts_play_legal_moves_never_fill_eyes_and_score_as_naive(name
         pts2, meta2 = board.pts.copy(), board.meta.copy()
         amaf, depths = np.zeros(pts2.shape[1], np.int8), np.zeros(pts2.shape[1], np.int64)
         score, n = kp.playout(
-            pts2, meta2, ZOBRIST, new_state(seed), HEAVY, params, PATTERNS, max_moves, amaf, depths, 0, False, NO_MEMORY
+            pts2, meta2, ZOBRIST, new_state(seed), HEAVY, params, TABLES, max_moves, amaf, depths, 0, False, NO_MEMORY
         )
         assert n == len(moves)
         np.testing.assert_array_equal(pts2[kb.COLOR], pts[kb.COLOR])
@@ -949,7 +949,7 @@ def test_run_playouts_scores_are_the_naive_scores_of_the_single_playouts(size):
     n, max_moves = 4, 3 * size * size
     scores = np.zeros(n, dtype=np.int64)
     total = kp.run_playouts(
-        board.pts, board.meta, ZOBRIST, new_state(5), HEAVY, params, PATTERNS, np.int64(n), np.int64(max_moves), scores
+        board.pts, board.meta, ZOBRIST, new_state(5), HEAVY, params, TABLES, np.int64(n), np.int64(max_moves), scores
     )
     np.testing.assert_array_equal(board.pts, before[0])
     np.testing.assert_array_equal(board.meta, before[1])
@@ -959,7 +959,7 @@ def test_run_playouts_scores_are_the_naive_scores_of_the_single_playouts(size):
         pts, meta = board.pts.copy(), board.meta.copy()
         amaf, depths = np.zeros(pts.shape[1], np.int8), np.zeros(pts.shape[1], np.int64)
         score, m = kp.playout(
-            pts, meta, ZOBRIST, rng, HEAVY, params, PATTERNS, max_moves, amaf, depths, 0, False, NO_MEMORY
+            pts, meta, ZOBRIST, rng, HEAVY, params, TABLES, max_moves, amaf, depths, 0, False, NO_MEMORY
         )
         assert score == naive.area_score(grid_of(pts, size))
         expected.append(int(score))

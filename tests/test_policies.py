@@ -55,8 +55,9 @@ def test_the_policies_are_uniform_and_heavy_with_the_kernels_ids():
     assert {name: choice.id for name, choice in POLICIES.items()} == {
         "uniform": kpolicy.UNIFORM,
         "heavy": kpolicy.HEAVY,
+        "learned": kpolicy.LEARNED,
     }
-    assert list(POLICIES) == ["uniform", "heavy"]
+    assert list(POLICIES) == ["uniform", "heavy", "learned"]
 
 
 def test_every_policy_the_kernel_dispatches_has_a_name():
@@ -127,9 +128,9 @@ def test_every_parameter_has_words_for_the_page_and_a_description():
 
 
 def test_an_unknown_policy_is_refused_naming_the_choices():
-    with pytest.raises(ValueError, match=r"^unknown playout policy 'moggy'; known: uniform, heavy$"):
+    with pytest.raises(ValueError, match=r"^unknown playout policy 'moggy'; known: uniform, heavy, learned$"):
         POLICIES.get_choice("moggy")
-    with pytest.raises(ValueError, match=r"unknown playout policy 'moggy'; known: uniform, heavy"):
+    with pytest.raises(ValueError, match=r"unknown playout policy 'moggy'; known: uniform, heavy, learned"):
         SearchConfig(playout="moggy")
     with pytest.raises(ValueError, match=r"unknown playout policy 'light'"):
         with_setting(SearchConfig(), "playout_policy", "light")
@@ -158,7 +159,7 @@ def test_choosing_a_policy_starts_its_parameters_from_their_defaults():
     assert again.playout_params == ()
 
 
-@pytest.mark.parametrize("name", ["uniform", "heavy"])
+@pytest.mark.parametrize("name", ["uniform", "heavy", "learned"])
 def test_the_named_policy_and_its_parameters_reach_the_kernels_settings(name):
     overrides = (("escape", 0.3),) if name == "heavy" else ()
     kernel = KernelSettings.of(SearchConfig(playout=name, playout_params=overrides))
@@ -166,14 +167,14 @@ def test_the_named_policy_and_its_parameters_reach_the_kernels_settings(name):
     assert np.array_equal(kernel.params[ksearch.POLICY_PARAMS], POLICIES.array(name, dict(overrides)))
 
 
-def test_the_two_policies_play_different_playouts_from_the_same_seed():
+def test_the_policies_play_different_playouts_from_the_same_seed():
     """200 playouts on the empty 5x5, one thread, seed 7: the root's statistics differ, so the name
     chosen changes the playouts the kernels play."""
     stats = []
-    for name in ("uniform", "heavy"):
+    for name in ("uniform", "heavy", "learned"):
         engine = Engine()
         engine.configure(SearchConfig(playout=name, playouts=200, seed=7))
         engine.new_game(5)
         stats.append([(s.move, s.visits, s.wins) for s in engine.analyze().stats])
         engine.close()
-    assert stats[0] != stats[1]
+    assert stats[0] != stats[1] and stats[1] != stats[2] and stats[0] != stats[2]

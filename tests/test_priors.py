@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from helpers import run
 
-from goengine import coords, movemodel
+from goengine import coords, movemodel, playout_model
 from goengine.board import BLACK, PASS, WHITE, ZOBRIST, Board
 from goengine.config import SearchConfig
 from goengine.kernels import prior as kprior
@@ -39,7 +39,7 @@ def prior_of(board: Board, params: np.ndarray, prior: int = kprior.HEURISTIC) ->
     ti, tf, _ = kt.new_tree(len(moves) + 1)
     ti[kt.MOVE, 1:] = moves
     model = movemodel.shipped().arrays if prior == kprior.MOVE_MODEL else movemodel.empty_arrays()
-    knowledge = (MOGO3X3, model)
+    knowledge = (MOGO3X3, model, playout_model.no_model_arrays())
     scratch = ksearch.prior_scratch(board.pts.shape[1])
     kprior.init_children(
         np.int64(prior),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import NO_REPLIES, run
+from helpers import NO_REPLIES, TABLES, run
 
 from goengine import coords
 from goengine.board import ZOBRIST, Board
@@ -88,7 +88,7 @@ def test_a_seed_gives_the_same_uniform_playout_move_for_move(size, seed):
         new_state(seed),
         UNIFORM,
         NO_PARAMS,
-        MOGO3X3,
+        TABLES,
         np.int64(1),
         np.int64(3 * size**2),
         scores,
@@ -124,7 +124,7 @@ def test_a_seed_gives_the_same_batch_of_playouts(size, seed, scores, moves):
         new_state(seed),
         UNIFORM,
         NO_PARAMS,
-        MOGO3X3,
+        TABLES,
         np.int64(12),
         np.int64(3 * size**2),
         got,

@@ -96,6 +96,12 @@ ALLOCATING = frozenset(
         "learn.extract_game",
         "learn.harvest_game",
         "learn.loss_and_gradient",
+        "learned.new_state",
+        # learning the learned playout policy
+        "playout_features.evaluate",
+        "playout_features.extract_game",
+        "playout_features.loss_and_gradient",
+        "playout.draw_counts",
         "playout.outside_search",
         "playout.run_playouts",
         "replies.no_replies",

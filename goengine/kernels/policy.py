@@ -90,7 +90,8 @@ from .tactics import (
 
 UNIFORM = 0
 HEAVY = 1
-N_POLICIES = 2
+LEARNED = 2  # kernels.learned: its moves are drawn by its own playout loop, not by choose_move
+N_POLICIES = 3
 
 # heavy: parameter slots
 HEAVY_CAPTURE = 0  # probability of trying rule 1

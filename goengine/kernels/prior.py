@@ -266,10 +266,11 @@ def init_children(prior, params, knowledge, pts, meta, zobrist, ti, tf, first, c
     """Give the children ``first .. first + count - 1`` (the moves of the side to move in
     ``(pts, meta)``) the initial statistics of prior ``prior`` (an id above): virtual visits and
     wins added to ``VISITS`` / ``WINS``. ``none`` and an unknown id give nothing.
-    ``knowledge`` is ``(patterns, model)``: the 3x3 pattern table (``kernels.mogo3x3``) and the
-    move model's arrays (``goengine.movemodel.MoveModel.arrays``); ``scratch`` is ``(spts, smeta,
-    scores)``: a board with NFIELDS rows the tactics read on, and room for a score a child."""
-    patterns, model = knowledge
+    ``knowledge`` is the search's ``(patterns, model, playout model)``, of which the priors read
+    the 3x3 pattern table (``kernels.mogo3x3``) and the move model's arrays
+    (``goengine.movemodel.MoveModel.arrays``); ``scratch`` is ``(spts, smeta, scores)``: a board
+    with NFIELDS rows the tactics read on, and room for a score a child."""
+    patterns, model = knowledge[0], knowledge[1]
     if prior == EVEN:
         for child in range(first, first + count):
             _add(ti, tf, child, params[PRIOR_EVEN], 0.5)

@@ -9,9 +9,10 @@ come in groups, so a new capability adds a field, not a parameter to every call:
 
 - ``tree``: ``(ti, tf, tmeta)``, the node pool (``kernels.tree``: layout, reward perspective);
 - ``root``: ``(pts0, meta0, zobrist, seen, knowledge, owners)``, the root position, the Zobrist
-  keys, the sorted hashes of the game's earlier positions, ``knowledge``: ``(patterns, model)``,
-  the 3x3 pattern table (``kernels.mogo3x3``) the playout policy and the priors read, and the
-  learned move model's arrays (``goengine.movemodel``) the ``patterns`` prior reads; and
+  keys, the sorted hashes of the game's earlier positions, ``knowledge``: ``(patterns, model,
+  playout model)``, the 3x3 pattern table (``kernels.mogo3x3``) the heavy playouts and the
+  priors read, the learned move model's arrays (``goengine.movemodel``) the ``patterns`` prior
+  reads, and the learned playout policy's (``goengine.playout_model``); and
   ``owners``, float64[2, npts], into which each iteration adds who owns each point at its end
   when ``settings[OWNERSHIP]`` is 1 (``add_owners``: the root's ownership map, as KataGo's
   ``kata-analyze`` reports it from its search);
@@ -85,6 +86,7 @@ from .board import (
     is_eye,
     is_legal,
 )
+from .learned import new_state as learned_state
 from .playout import apply_move, outside_search, playout, playout_outside_search
 from .prior import init_children, pass_is_child
 from .replies import learn_replies, no_replies
@@ -279,6 +281,7 @@ def new_workspace(npts: int, replies: np.ndarray | None = None) -> tuple:
     iteration's move cap, beyond MAX_DEPTH; empty with the stand-in, so that a playout that
     teaches nothing records nothing)."""
     learns = replies is not None and replies.shape[1] > 1
+    width = int(round(npts**0.5))
     return (
         np.zeros((NFIELDS, npts), dtype=np.int32),
         np.zeros(META_LEN, dtype=np.int64),
@@ -290,6 +293,7 @@ def new_workspace(npts: int, replies: np.ndarray | None = None) -> tuple:
         prior_scratch(npts),
         no_replies() if replies is None else replies,
         np.zeros(2 + MAX_DEPTH + 3 * npts if learns else 0, dtype=np.int64),
+        learned_state(npts, width),
     )
 
 
@@ -335,6 +339,7 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     ti, tf, tmeta = tree
     pts0, meta0, zobrist, seen, knowledge, owners = root
     patterns = knowledge[0]
+    tables = (patterns, knowledge[2])
     with_owners = settings[OWNERSHIP] != 0
     rule = settings[RULE]
     policy = settings[POLICY]
@@ -351,7 +356,7 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
     widen = params[SCALARS, WIDEN]
     widen_factor = params[SCALARS, WIDEN_FACTOR]
     root_explore = params[SCALARS, ROOT_EXPLORE]
-    pts, meta, amaf_color, amaf_depth, path, path_hash, moves, scratch, replies, seq = work
+    pts, meta, amaf_color, amaf_depth, path, path_hash, moves, scratch, replies, seq, learned = work
     learn = settings[LEARN_REPLIES] != 0 and replies.shape[1] > 1  # never into a stand-in table
     npts = pts0.shape[1]
     root_color = meta0[TO_MOVE]
@@ -429,13 +434,13 @@ def run_iterations(tree, root, work, settings, params, rng, n_iter):
             rng,
             policy,
             policy_params,
-            patterns,
+            tables,
             max_moves - depth,
             amaf_color,
             amaf_depth,
             depth,
             needs_amaf,
-            (replies, seq, depth + 2),
+            (replies, seq, depth + 2, learned),
         )
         backup(
             ti, tf, path, depth, root_color, area, komi, amaf_color, amaf_depth, needs_amaf, shared, distance,
@@ -479,18 +484,18 @@ def add_owners(pts, meta, owners):
 
 
 @njit(cache=True)
-def owner_counts(pts0, meta0, zobrist, rng, policy, params, patterns, n_playouts, max_moves, owners):
+def owner_counts(pts0, meta0, zobrist, rng, policy, params, tables, n_playouts, max_moves, owners):
     """Run ``n_playouts`` playouts of policy ``policy`` (``playout.playout``'s arguments) from the
     position and add their final owners into ``owners`` (``add_owners``): for dead-stone
     judgement, and the ownership map of a position that was not searched."""
     pts = np.empty_like(pts0)
     meta = np.empty_like(meta0)
-    stand_ins = outside_search()
+    stand_ins = outside_search(pts0.shape[1], meta0[W])
     for _ in range(n_playouts):
         copy_state(pts0, meta0, pts, meta)
         # judged as if play went on: at the end of a game (two passes, when final_score is asked)
         # a playout that starts with the pass count would stop at once and judge nothing dead
         meta[PASSES] = 0
-        playout_outside_search(pts, meta, zobrist, rng, policy, params, patterns, max_moves, stand_ins)
+        playout_outside_search(pts, meta, zobrist, rng, policy, params, tables, max_moves, stand_ins)
         add_owners(pts, meta, owners)
     return n_playouts

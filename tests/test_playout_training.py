@@ -1,0 +1,116 @@
+"""goengine.playout_training: the learned playout policy's training data, fit and measure, on six
+games of the project's training file (``tests/data/tom9d_six_games.sgf``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from goengine import playout_training, training
+from goengine.board import PASS, Board
+from goengine.kernels import playout_features as kpf
+from goengine.playout_model import FIRST_CLASS
+from goengine.training import Game
+
+REAL = Path(__file__).parent / "data" / "tom9d_six_games.sgf"
+
+
+@pytest.fixture(scope="module")
+def games() -> list[Game]:
+    return training.read_games(REAL)
+
+
+@pytest.fixture(scope="module")
+def data(games) -> playout_training.Candidates:
+    return playout_training.extract(games[:3], every=3)
+
+
+def test_every_position_records_the_move_played_among_its_candidates(games):
+    game = games[0]
+    data = playout_training.extract([game])
+    board = Board(game.size)
+    k = 0
+    for number, (point, color) in enumerate(zip(game.moves.tolist(), game.colors.tolist(), strict=True)):
+        if k < len(data) and data.move_numbers[k] == number:
+            a, b = data.offsets[k], data.offsets[k + 1]
+            assert 0 <= data.played[k] < b - a
+            assert b - a == sum(1 for p in board.points() if board.is_legal(color, p)) - eyes(board, color)
+            k += 1
+        board.play(color, point)
+    assert k == len(data) == sum(1 for p in game.moves if p != PASS) - data.skipped
+
+
+def eyes(board: Board, color: int) -> int:
+    from goengine.kernels import board as kb
+
+    return sum(
+        1
+        for p in board.points()
+        if board.is_legal(color, p) and kb.is_eye(board.pts, board.meta, np.int64(p), np.int64(color))
+    )
+
+
+def test_a_pass_is_no_position_and_an_illegal_game_is_named():
+    game = training.parse_game(b"(;GM[1]SZ[9];B[ee];W[];B[cc];W[cc])", "x.sgf", 1)
+    with pytest.raises(ValueError, match="x.sgf:1: move 4 is not legal"):
+        playout_training.extract([game])
+    game = training.parse_game(b"(;GM[1]SZ[9];B[ee];W[];B[cc])", "y.sgf", 1)
+    data = playout_training.extract([game])
+    assert data.move_numbers.tolist() == [0, 2] and data.skipped == 0
+
+
+def test_the_gradient_is_the_losss_by_finite_differences(data):
+    codes = playout_training.harvest(data, 3)
+    model = playout_training.new_model(codes)
+    rng = np.random.default_rng(5)
+    x = rng.normal(0, 0.3, len(playout_training.weights_of(model)))
+    classes = playout_training.class_indices(model, data.keys)
+    words = data.words.astype(np.int64)
+    n = np.int64(model.n_classes)
+
+    def loss(v):
+        return kpf.loss_and_gradient(v, n, data.offsets, data.played, classes, words, 2, np.zeros(len(v)))
+
+    grad = np.zeros(len(x))
+    kpf.loss_and_gradient(x, n, data.offsets, data.played, classes, words, 2, grad)
+    used = np.nonzero(grad)[0]
+    for i in rng.choice(used, 12, replace=False):
+        e = np.zeros(len(x))
+        e[i] = 1e-5
+        assert grad[i] == pytest.approx((loss(x + e) - loss(x - e)) / 2e-5, rel=1e-4, abs=1e-6)
+
+
+def test_a_fit_predicts_the_moves_better_than_no_knowledge(data, games):
+    codes = playout_training.harvest(data, 3)
+    assert len(codes) > 100 and np.all(np.diff(codes) > 0)
+    model = playout_training.new_model(codes)
+    before = playout_training.measure(model, data)
+    info = playout_training.fit(model, data, 1.74, 40)
+    after = playout_training.measure(model, data)
+    assert info["iterations"] > 0 and after.loglik > before.loglik + 1.0 and after.top1 > before.top1 + 0.1
+    held_out = playout_training.measure(model, playout_training.extract(games[3:4]))
+    assert held_out.top1 > 0.15  # far above chance (about 1 in 250)
+    assert model.distance_weights[0, 2] > 0.5  # right next to the last move is where strong players answer
+    assert model.class_weights[FIRST_CLASS:].std() > 0.1
+
+
+def test_the_training_records_what_it_was_trained_on(tmp_path):
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "train_playouts.py"
+    out = tmp_path / "p.npz"
+    done = subprocess.run(
+        [sys.executable, str(script), str(REAL), "--out", str(out), "--games", "4", "--every", "5", "--iterations", "5",
+         "--min-count", "3", "--tune-from", "2099-01-01", "--validate-from", "2099-06-01"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    from goengine.playout_model import PlayoutModel
+
+    provenance = PlayoutModel.load(out).provenance
+    assert provenance["games"]["file"] == REAL.name and provenance["trained_on"]["games"] == 4
+    assert provenance["command"].startswith("python scripts/train_playouts.py") and "commit" in provenance
+    assert provenance["classes"]["known"] > 0 and provenance["tuning_measure"] is None
