@@ -71,6 +71,14 @@ def canonical_codes() -> np.ndarray:
 
 
 @cache
+def swapped_codes() -> np.ndarray:
+    """``swapped[code]``: the code with Black and White exchanged (``neighbourhood.swap_colours``)."""
+    out = np.zeros(kn.N_CODES, dtype=np.int64)
+    kn.swap_table(out)
+    return out
+
+
+@cache
 def forbidden_codes() -> np.ndarray:
     """Whether each code is Black's eye or a suicide for Black (bool, N_CODES)."""
     return _forbidden(np.zeros(kn.N_CODES, dtype=np.bool_))
@@ -116,15 +124,17 @@ class PlayoutModel:
         return FIRST_CLASS + len(self.codes)
 
     def class_table(self) -> np.ndarray:
-        """``class_of[code]`` for Black to move (int32, N_CODES): the class of the code's
-        canonical form, FORBIDDEN for an eye or a suicide, UNSEEN for a form not known."""
+        """``class_of[c - 1, code]`` for the mover ``c`` (int32, 2 x N_CODES): the class of the
+        code's canonical form read for the mover, FORBIDDEN for the mover's eye or a suicide,
+        UNSEEN for a form not known. White's row is Black's of the code with the colours
+        exchanged (``neighbourhood.swap_colours``)."""
         canonical = canonical_codes()
         where = np.searchsorted(self.codes, canonical)
         where = np.minimum(where, max(0, len(self.codes) - 1))
         known = (self.codes[where] == canonical) if len(self.codes) else np.zeros(kn.N_CODES, dtype=bool)
         table = np.where(known, where + FIRST_CLASS, UNSEEN).astype(np.int32)
         table[forbidden_codes()] = FORBIDDEN
-        return table
+        return np.stack([table, table[swapped_codes()]])
 
     def refresh(self) -> None:
         """Recompute ``arrays``, what the kernels read, from the weights (after they change)."""
@@ -198,7 +208,7 @@ def no_model_arrays() -> tuple:
     model's (so that the kernels compile once either way), of one entry each; no kernel reads
     them."""
     return (
-        np.zeros(1, dtype=np.int32),
+        np.zeros((2, 1), dtype=np.int32),
         np.zeros(FIRST_CLASS, dtype=np.int64),
         np.ones(FIRST_CLASS),
         np.ones((2, kl.MAX_DISTANCE + 1)),

@@ -43,7 +43,8 @@ def test_a_model_survives_its_file_and_a_file_of_another_kind_is_refused(tmp_pat
 
 def test_the_class_table_knows_its_codes_in_every_orientation_and_forbids_eyes_and_suicides():
     model = small_model()
-    table, rates, response, distances, scalars = model.arrays
+    tables, rates, response, distances, scalars = model.arrays
+    table = tables[0]
     canonical = canonical_codes()
     for i, code in enumerate(model.codes):
         orientations = np.nonzero(canonical == code)[0]

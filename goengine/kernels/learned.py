@@ -60,7 +60,7 @@ from .board import (
     place,
     play_pass,
 )
-from .neighbourhood import chain_classes, code_of, is_escape, liberty_class, swap_colours
+from .neighbourhood import chain_classes, code_of, is_escape, liberty_class
 from .policy import nakade_move
 from .rng import rand_float
 from .tactics import atari_liberty, escape_works, is_bad_self_atari
@@ -96,14 +96,14 @@ def new_state(npts, width):
         np.zeros((3, npts + NEAR_POINTS), dtype=np.int64),  # the draw's changed rates: point, old, new
         np.zeros(2, dtype=np.int64),  # the stamp's counter, the number of changed rates
         np.zeros(npts + NEAR_POINTS, dtype=np.float64),  # the draw's multipliers
+        np.arange(npts, dtype=np.int64) // width,  # each point's row (a division saved at every change)
     )
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _class(model, code, c):
-    """The class of ``code`` for the mover ``c`` (a Black-to-move class table)."""
-    class_of = model[0]
-    return class_of[at(code)] if c == 1 else class_of[at(swap_colours(code))]
+    """The class of ``code`` for the mover ``c`` (the model's table has a row a colour)."""
+    return model[0][c - 1, at(code)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -113,21 +113,25 @@ def _set_rate(state, k, p, w, value):
     old = rates[k, at(p)]
     if old != value:
         rates[k, at(p)] = value
-        rows[k, at(p // w)] += value - old
+        rows[k, at(state[13][at(p)])] += value - old
         totals[k] += value - old
 
 
 @njit(cache=True, _nrt=False)
 def _rate_point(pts, w, model, state, p):
-    """Rate the point ``p`` again for both colours: its code and class rates when empty, nothing
-    when a stone is there."""
+    """Rate the point ``p`` again for both colours: its code and class rates when empty (read
+    from the tables only when its code changed), nothing when a stone is there. A stone's code
+    is -1, so that the point's first code once it is empty again is always read."""
     codes, classes = state[0], state[1]
     rate_of = model[1]
     if pts[COLOR, at(p)] != EMPTY:
+        codes[at(p)] = -1
         _set_rate(state, 0, p, w, np.int64(0))
         _set_rate(state, 1, p, w, np.int64(0))
         return
     code = code_of(pts, w, p, classes)
+    if code == codes[at(p)]:
+        return
     codes[at(p)] = code
     _set_rate(state, 0, p, w, rate_of[at(_class(model, code, 1))])
     _set_rate(state, 1, p, w, rate_of[at(_class(model, code, 2))])
@@ -144,11 +148,13 @@ def start(pts, meta, model, state):
         totals[k] = 0
         for r in range(rows.shape[1]):
             rows[k, r] = 0
+    codes = state[0]
     for r in range(1, size + 1):
         for col in range(1, size + 1):
             p = r * w + col
             rates[0, at(p)] = 0
             rates[1, at(p)] = 0
+            codes[at(p)] = -2  # no code: read afresh
             _rate_point(pts, w, model, state, p)
 
 
@@ -218,9 +224,13 @@ def play(pts, meta, zobrist, model, state, p, c):
         for q in (s, s - w - 1, s - w, s - w + 1, s - 1, s + 1, s + w - 1, s + w, s + w + 1):
             if pts[COLOR, at(q)] != 3:  # not off the board
                 n_dirty = _add(dirty, n_dirty, marks, stamp, q)
+    merged = pts[CHAIN, at(p)]
     for i in range(n_roots):
         root = roots[i]
-        classes[at(root)] = liberty_class(pts, meta, root)
+        lib_class = liberty_class(pts, meta, root)
+        if lib_class == classes[at(root)] and root != merged:
+            continue  # its liberties read the same class as before (the merged chain's may not)
+        classes[at(root)] = lib_class
         s = root
         while True:
             for q in (s - w, s - 1, s + 1, s + w):
@@ -270,19 +280,18 @@ def _near(pts, meta, model, state, c, centre, table):
     size = meta[SIZE]
     distances, response = model[3], model[2]
     codes = state[0]
-    r0 = centre // w
-    c0 = centre % w
+    r0 = state[13][at(centre)]
+    c0 = centre - r0 * w
     for dy in range(-3, 4):
         r = r0 + dy
         if r < 1 or r > size:
             continue
-        for dx in range(-3, 4):
+        reach = 3 if dy == 0 else (0 if abs(dy) == 3 else 2)  # the offsets of gridcular distance 6 or less
+        for dx in range(-reach, reach + 1):
             col = c0 + dx
             if col < 1 or col > size or (dx == 0 and dy == 0):
                 continue
             d = gridcular(dx, dy)
-            if d > MAX_DISTANCE:
-                continue
             p = r * w + col
             if pts[COLOR, at(p)] != EMPTY:
                 continue

@@ -195,3 +195,10 @@ def forbidden_table(out):
     never-played points), for every code."""
     for code in range(N_CODES):
         out[at(code)] = is_eye(code, BLACK) or is_suicide(code, BLACK)
+
+
+@njit(cache=True, _nrt=False)
+def swap_table(out):
+    """``out[code]``: ``swap_colours(code)``, for every code."""
+    for code in range(N_CODES):
+        out[at(code)] = swap_colours(code)
