@@ -220,3 +220,120 @@ def rank(model: PlayoutModel, data: Candidates) -> Ranks:
 def measure(model: PlayoutModel, data: Candidates) -> Measure:
     """Top-1, top-5 and the mean log-likelihood of ``data``'s moves under ``model``."""
     return summarize(rank(model, data))
+
+
+# ---- simulation balancing (kernels.balance: Silver and Tesauro 2009; Huang, Coulom and Lin 2010)
+
+
+@dataclass(frozen=True)
+class Balanced:
+    """A position to balance on: its board's ``size`` and ``komi``, the ``moves`` that reach it
+    (``(colour, point)`` from the empty board), and ``target``, Black's chance of winning as a
+    deep search finds it."""
+
+    size: int
+    komi: float
+    moves: tuple[tuple[int, int], ...]
+    target: float
+
+    def board(self):
+        from goengine.board import Board
+
+        board = Board(self.size)
+        for color, point in self.moves:
+            board.play(color, point, superko=False)
+        return board
+
+
+_MODELS: dict[bytes, PlayoutModel] = {}  # a worker's models, by their codes: the class table is built once
+
+
+def _model_with(codes: np.ndarray, weights: np.ndarray) -> PlayoutModel:
+    key = codes.tobytes()
+    model = _MODELS.get(key)
+    if model is None:
+        model = _MODELS[key] = new_model(codes)
+    set_weights(model, weights)
+    model.refresh()
+    return model
+
+
+def balance_batch(task: tuple) -> tuple[np.ndarray, float, int]:
+    """One batch of balancing, a task of the job runner: ``(codes, weights, positions, seed,
+    n_value, n_grad)``; returns the sum over its positions of ``(V* - V) * grad V``, the sum of
+    ``(V* - V)^2`` and the number of positions (``kernels.balance``)."""
+    from goengine.kernels import balance as kbal
+    from goengine.kernels import learned as kl
+    from goengine.kernels.rng import new_state
+
+    codes, weights, positions, seed, n_value, n_grad = task
+    model = _model_with(codes, weights)
+    rng = new_state(seed)
+    total = np.zeros(len(weights))
+    squared = 0.0
+    for position in positions:
+        board = position.board()
+        state = kl.new_state(board.pts.shape[1], board.size + 2)
+        grad = np.zeros(len(weights))
+        value = kbal.value_and_gradient(
+            board.pts, board.meta, ZOBRIST, model.arrays, state, rng, float(position.komi), np.int64(n_value),
+            np.int64(n_grad), np.int64(3 * board.size**2), np.int64(model.n_classes), grad,
+        )  # fmt: skip
+        error = position.target - value
+        total += error * grad
+        squared += error * error
+    return total, squared, len(positions)
+
+
+def playout_error(model: PlayoutModel, positions: list[Balanced], playouts: int, seed: int = 1) -> float:
+    """The mean squared difference between the positions' targets and the mean outcome of
+    ``playouts`` playouts of the policy from each: what balancing lowers."""
+    _, squared, n = balance_batch((model.codes, weights_of(model), positions, seed, playouts, 0))
+    return squared / max(1, n)
+
+
+def balance(
+    model: PlayoutModel,
+    positions: list[Balanced],
+    runner,
+    rounds: int,
+    rate: float,
+    batch: int = 8,
+    n_value: int = 64,
+    n_grad: int = 64,
+    seed: int = 1,
+    progress: Callable[[int, float], None] | None = None,
+) -> list[float]:
+    """Balance ``model`` on ``positions``: each round, the positions in batches of ``batch`` on
+    ``runner`` (``goengine.jobs.Runner``), each batch's ``sum (V* - V) * grad V`` from ``n_value``
+    and ``n_grad`` playouts a position, then the weights moved by ``rate`` times the mean
+    (Silver and Tesauro's policy-gradient step; the free weights only: ``_free``). The weights
+    that need no balancing are left alone. Returns each round's mean squared error (measured on
+    the value playouts of that round). ``progress(round, error)`` after each."""
+    free = _free(model.n_classes)
+    rng = np.random.default_rng(seed)
+    errors = []
+    for k in range(rounds):
+        order = rng.permutation(len(positions))
+        batches = [[positions[i] for i in order[j : j + batch]] for j in range(0, len(order), batch)]
+        weights = weights_of(model)
+        tasks = (
+            (j, (model.codes, weights, b, seed * 100_003 + k * 1_009 + j, n_value, n_grad))
+            for j, b in enumerate(batches)
+        )
+        step = np.zeros(len(weights))
+        squared = 0.0
+        n = 0
+        for _, outcome in runner.run(balance_batch, tasks):
+            if isinstance(outcome, BaseException):
+                raise outcome
+            total, sq, count = outcome
+            step += total
+            squared += sq
+            n += count
+        set_weights(model, weights + rate * np.where(free, step / max(1, n), 0.0))
+        model.refresh()
+        errors.append(squared / max(1, n))
+        if progress:
+            progress(k + 1, errors[-1])
+    return errors

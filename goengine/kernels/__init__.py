@@ -89,6 +89,8 @@ at = np.uint64
 ALLOCATING = frozenset(
     {
         "bandit.run_games",
+        "balance.value_and_gradient",
+        "balance.values",
         "board.new_board",
         # learning the move model: run over recorded games, outside any search
         "learn.chain_sums",
