@@ -138,17 +138,29 @@ class PlayoutModel:
 
     def refresh(self) -> None:
         """Recompute ``arrays``, what the kernels read, from the weights (after they change)."""
-        clipped = np.clip(self.class_weights, -MAX_WEIGHT, MAX_WEIGHT)
-        rates = np.maximum(1, np.round(np.exp(clipped) * RATE_SCALE)).astype(np.int64)
-        rates[FORBIDDEN] = 0
-        response = np.exp(np.clip(self.response_weights, -MAX_WEIGHT, MAX_WEIGHT))
-        distances = np.exp(np.clip(self.distance_weights, -MAX_WEIGHT, MAX_WEIGHT))
-        flags = np.exp(np.clip(self.flag_weights, -MAX_WEIGHT, MAX_WEIGHT))
-        scalars = np.zeros(kl.N_SCALARS)
-        scalars[kl.NAKADE] = flags[0]
-        scalars[kl.SELF_ATARI] = min(1.0, flags[1])  # a rejection keeps at most every draw
-        scalars[kl.FAILED_ESCAPE] = min(1.0, flags[2])
-        self.arrays = (self.class_table(), rates, response, distances, scalars)
+        if getattr(self, "_table_of", None) is not self.codes:  # the codes alone decide the table
+            self._table = self.class_table()
+            self._table_of = self.codes
+        self._tempered: dict[float, tuple] = {}
+        self.arrays = self.tempered(1.0)
+
+    def tempered(self, temperature: float) -> tuple:
+        """What the kernels read for the model with every weight divided by ``temperature``
+        (the ``learned`` policy's parameter), made once a temperature."""
+        if temperature not in self._tempered:
+            t = float(temperature)
+            clipped = np.clip(self.class_weights / t, -MAX_WEIGHT, MAX_WEIGHT)
+            rates = np.maximum(1, np.round(np.exp(clipped) * RATE_SCALE)).astype(np.int64)
+            rates[FORBIDDEN] = 0
+            response = np.exp(np.clip(self.response_weights / t, -MAX_WEIGHT, MAX_WEIGHT))
+            distances = np.exp(np.clip(self.distance_weights / t, -MAX_WEIGHT, MAX_WEIGHT))
+            flags = np.exp(np.clip(self.flag_weights / t, -MAX_WEIGHT, MAX_WEIGHT))
+            scalars = np.zeros(kl.N_SCALARS)
+            scalars[kl.NAKADE] = flags[0]
+            scalars[kl.SELF_ATARI] = min(1.0, flags[1])  # a rejection keeps at most every draw
+            scalars[kl.FAILED_ESCAPE] = min(1.0, flags[2])
+            self._tempered[temperature] = (self._table, rates, response, distances, scalars)
+        return self._tempered[temperature]
 
     # ---- files
 

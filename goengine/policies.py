@@ -190,7 +190,17 @@ POLICIES = Registry(
         Choice(
             "learned",
             kpolicy.LEARNED,
-            (),
+            (
+                Param(
+                    "temperature",
+                    kpolicy.LEARNED_TEMPERATURE,
+                    1.0,
+                    "softmax_temperature",
+                    "every weight of the learned model divided by it: above 1 the draws are flatter, below 1 sharper",
+                    low=0.05,
+                    high=20.0,
+                ),
+            ),
             "Coulom 2007, Computing Elo Ratings of Move Patterns in the Game of Go (the softmax over "
             "features); Silver et al. 2016 (AlphaGo's rollout policy); Huang, Coulom and Lin 2010, "
             "Monte-Carlo Simulation Balancing in Practice; the weights: goengine/data/playouts.npz",

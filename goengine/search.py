@@ -308,7 +308,8 @@ class Search:
         model = movemodel.shipped().arrays if needs_model else movemodel.empty_arrays()
         # the learned playout policy's model, loaded only for that policy
         plays_learned = self.kernel.settings[ksearch.POLICY] == kpolicy.LEARNED
-        playouts = playout_model.shipped().arrays if plays_learned else playout_model.no_model_arrays()
+        temperature = float(self.kernel.params[ksearch.POLICY_PARAMS, kpolicy.LEARNED_TEMPERATURE])
+        playouts = playout_model.shipped().tempered(temperature) if plays_learned else playout_model.no_model_arrays()
         self.knowledge = (MOGO3X3, model, playouts)
         self.shared = config.threads > 1 and config.trees == 1
         max_nodes = int(config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * config.trees))

@@ -113,6 +113,9 @@ HEAVY_REPLY_LATE = 15  # 1: rule 0 (the last good reply) comes after rules 1, 2 
 HEAVY_TWO_LIBS_MIAI = 16  # 1: rule 2b leaves alone a chain safe by miai (``two_liberty_miai``)
 HEAVY_TWO_LIBS_COUNTER = 17  # 1: rule 2b also defends our chain by counter-ataris (``_counter_ataris``)
 
+# learned: parameter slots (read where the model's arrays are built: goengine.playout_model)
+LEARNED_TEMPERATURE = 0  # every weight divided by it: above 1 flatter, below 1 sharper
+
 KO_AGE = 4  # rule 0b retakes a ko taken at most this many moves ago (a threat and its answer: 3)
 
 
