@@ -55,15 +55,16 @@ $(KATRAIN_SITE)/.installed: tests/katrain/requirements.txt | $(BIN)/python
 
 katrain: $(KATRAIN_SITE)/.installed
 
-# The layering contract and ruff, the whole suite, then the board tests again as plain Python
-# (NUMBA_DISABLE_JIT=1).
+# The layering contract and ruff, the whole suite on every core (pytest-xdist; a worker takes the
+# next test as it frees up), then the board tests again as plain Python (NUMBA_DISABLE_JIT=1).
+PYTEST_CORES ?= auto
 test: lint gnugo sabaki lizzie katrain
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_CORES) --dist worksteal
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -m board -q
 
 # The quick tier while you work (under two minutes): lint, then the tests not marked slow; no GNU Go.
 check: lint
-	$(BIN)/python -m pytest -m "not slow" -q
+	$(BIN)/python -m pytest -m "not slow" -q -n $(PYTEST_CORES) --dist worksteal
 
 bench: install gnugo
 	$(BIN)/python bench/playouts.py

@@ -133,19 +133,33 @@ def targets(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_positions(path: Path) -> list[playout_training.Balanced]:
-    positions = []
-    for line in path.read_text().splitlines():
-        if line.strip():
+def read_positions(path: Path) -> tuple[list[playout_training.Balanced], list[str]]:
+    """The positions of a file ``targets`` wrote, and a line for each one it cannot read or replay
+    (``FILE:LINE: reason``): those are left out, never silently."""
+    positions, problems = [], []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
             p = json.loads(line)
             moves = tuple(_move(p["size"], m) for m in p["moves"])
-            positions.append(playout_training.Balanced(p["size"], p["komi"], moves, p["target"]))
-    return positions
+            target = float(p["target"])
+            if not 0.0 <= target <= 1.0:
+                raise ValueError(f"target {target} is not a probability")
+            position = playout_training.Balanced(int(p["size"]), float(p["komi"]), moves, target)
+            position.board()  # every move legal, or the reason it is not
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            problems.append(f"{path}:{number}: {type(e).__name__}: {e}")
+            continue
+        positions.append(position)
+    return positions, problems
 
 
 def balance(args: argparse.Namespace, argv: list[str]) -> int:
     source = Path(args.positions)
-    positions = read_positions(source)
+    positions, problems = read_positions(source)
+    for problem in problems:
+        log(f"left out: {problem}")
     held = positions[:: args.held_out]
     trained = [p for i, p in enumerate(positions) if i % args.held_out]
     model = PlayoutModel.load(args.model)

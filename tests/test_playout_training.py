@@ -187,3 +187,31 @@ def test_balancing_moves_the_playouts_value_towards_the_target():
     errors = playout_training.balance(model, [position], Runner(1), 4, 3.0, batch=1, n_value=64, n_grad=128)
     after = playout_training.playout_error(model, [position], 800)
     assert len(errors) == 4 and after < before
+
+
+def test_the_balancing_positions_reader_names_every_line_it_leaves_out(tmp_path):
+    """A line that is not JSON, one with a move on an occupied point, one whose target is not a
+    probability and one without a target: each named with its line and reason, the good ones kept."""
+    import importlib.util
+    import json
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "balance_playouts.py"
+    spec = importlib.util.spec_from_file_location("balance_playouts", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    good = {"key": "a/x#1", "size": 9, "komi": 7.5, "moves": ["B E5", "W C3"], "turn": 2, "target": 0.4}
+    lines = [
+        json.dumps(good),
+        "{not json",
+        json.dumps({**good, "moves": ["B E5", "W E5"]}),
+        json.dumps({**good, "target": 1.5}),
+        json.dumps({k: v for k, v in good.items() if k != "target"}),
+        json.dumps({**good, "moves": ["B E5", "W pass", "B D4"]}),
+    ]
+    path = tmp_path / "positions.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    positions, problems = module.read_positions(path)
+    assert [len(p.moves) for p in positions] == [2, 3]
+    assert positions[0].moves == ((1, coords.from_gtp(9, "E5")), (2, coords.from_gtp(9, "C3")))
+    assert [problem.split(": ")[0] for problem in problems] == [f"{path}:{n}" for n in (2, 3, 4, 5)]
+    assert "occupied" in problems[1] and "1.5" in problems[2] and "target" in problems[3]

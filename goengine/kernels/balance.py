@@ -109,8 +109,8 @@ def _step_psi(pts, meta, zobrist, model, state, c, chosen, n_classes, psi, scrat
             mass[at(p)] = 0.0
             if rate == 0 or (p == meta[KO] and c == meta[KO_COLOR]):
                 continue
-            self_atari = is_bad_self_atari(pts, meta, p, c, np.int64(SELF_ATARI_STONES))
-            failed = is_escape(codes[at(p)], c) and not escape_works(pts, meta, zobrist, p, c, True)
+            self_atari = is_bad_self_atari(pts, meta, p, c, np.float64(SELF_ATARI_STONES))
+            failed = is_escape(codes[at(p)], c) and not escape_works(pts, meta, zobrist, p, c, np.bool_(True))
             keep = 1.0
             if self_atari:
                 keep *= scalars[1]
@@ -146,13 +146,13 @@ def _draw_with_psi(pts, meta, zobrist, model, state, c, rng, n_classes, psi, scr
     state[11][1] = 0
     last = meta[LAST_MOVE]
     if last != PASS:
-        _near(pts, meta, model, state, c, last, 0)
+        _near(pts, meta, model, state, c, last, np.int64(0))
         vital = nakade_move(pts, meta, c, last, np.int64(3))
         if vital != PASS:
             _scale(state, pts, w, model, c, vital, model[4][0])
     own_last = meta[LAST_MOVE2]
     if own_last != PASS:
-        _near(pts, meta, model, state, c, own_last, 1)
+        _near(pts, meta, model, state, c, own_last, np.int64(1))
     _apply(state, w, c)
     _step_psi(pts, meta, zobrist, model, state, c, chosen, n_classes, psi, scratch)
     _restore(state, w, c)

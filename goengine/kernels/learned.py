@@ -372,13 +372,13 @@ def draw(pts, meta, zobrist, model, state, c, rng):
     state[11][1] = 0
     last = meta[LAST_MOVE]
     if last != PASS:
-        _near(pts, meta, model, state, c, last, 0)
+        _near(pts, meta, model, state, c, last, np.int64(0))
         vital = nakade_move(pts, meta, c, last, np.int64(3))
         if vital != PASS:
             _scale(state, pts, w, model, c, vital, scalars[NAKADE])
     own_last = meta[LAST_MOVE2]
     if own_last != PASS:
-        _near(pts, meta, model, state, c, own_last, 1)
+        _near(pts, meta, model, state, c, own_last, np.int64(1))
     _apply(state, w, c)
     codes, totals = state[0], state[4]
     rejected = 0
@@ -389,10 +389,10 @@ def draw(pts, meta, zobrist, model, state, c, rng):
             _set_aside(state, w, c, p)
             continue
         keep = 1.0
-        if scalars[SELF_ATARI] < 1.0 and is_bad_self_atari(pts, meta, p, c, np.int64(SELF_ATARI_STONES)):
+        if scalars[SELF_ATARI] < 1.0 and is_bad_self_atari(pts, meta, p, c, np.float64(SELF_ATARI_STONES)):
             keep = scalars[SELF_ATARI]
         escape = scalars[FAILED_ESCAPE] < 1.0 and is_escape(codes[at(p)], c)
-        if escape and not escape_works(pts, meta, zobrist, p, c, True):
+        if escape and not escape_works(pts, meta, zobrist, p, c, np.bool_(True)):
             keep *= scalars[FAILED_ESCAPE]
         if keep >= 1.0 or rand_float(rng) < keep:
             chosen = p

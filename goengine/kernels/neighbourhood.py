@@ -55,7 +55,9 @@ def orth_state(color, lib_class):
 @njit(cache=True, _nrt=False)
 def liberty_class(pts, meta, root):
     """The chain's distinct liberties counted up to three: 1, 2 or 3 (three or more)."""
-    return np.int64(chain_liberties(pts, meta, root, np.int64(3))[0])
+    # the root as the board stores it and a literal limit, as every other caller passes them:
+    # one compiled overload
+    return np.int64(chain_liberties(pts, meta, pts[CHAIN, at(root)], 3)[0])
 
 
 @njit(cache=True, _nrt=False)

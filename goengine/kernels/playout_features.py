@@ -89,9 +89,9 @@ def candidates(pts, meta, zobrist, canonical, classes, points, keys, words):
                 word |= FLAG_RESPONSE
             if p == vital:
                 word |= FLAG_NAKADE
-            if is_bad_self_atari(pts, meta, p, c, np.int64(SELF_ATARI_STONES)):
+            if is_bad_self_atari(pts, meta, p, c, np.float64(SELF_ATARI_STONES)):
                 word |= FLAG_SELF_ATARI
-            if is_escape(code, c) and not escape_works(pts, meta, zobrist, p, c, True):
+            if is_escape(code, c) and not escape_works(pts, meta, zobrist, p, c, np.bool_(True)):
                 word |= FLAG_FAILED_ESCAPE
             points[at(n)] = p
             keys[at(n)] = canonical[at(code if c == 1 else swap_colours(code))]
