@@ -18,8 +18,9 @@ command resumes.
 measured on), and runs ``--rounds`` rounds of Silver and Tesauro's policy-gradient balancing
 (``goengine.playout_training.balance``; Huang, Coulom and Lin 2010 did it for Erica) from the model
 ``--model`` (the shipped one by default), on the same job runner. It writes the balanced model
-with the base model's provenance and its own (the file, the command, the rounds' errors, the
-held-out error before and after).
+with the base model's provenance and the run's appended to its list ``balanced`` (the positions
+file, the command, the rounds' errors, the held-out error before and after): a model balanced in
+several runs names every one.
 """
 
 from __future__ import annotations
@@ -181,18 +182,18 @@ def balance(args: argparse.Namespace, argv: list[str]) -> int:
     )
     after = playout_training.playout_error(model, held, args.measure_playouts, args.seed)
     log(f"held-out mean squared error after: {after:.4f}")
-    model.provenance = {
-        **model.provenance,
-        "balanced": {
-            "positions": {"file": source.name, "sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
-                          "trained": len(trained), "held_out": len(held)},
-            "command": "python scripts/balance_playouts.py " + " ".join(shlex.quote(a) for a in argv),
-            "commit": version.full(),
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "rounds": [round(e, 5) for e in errors],
-            "held_out_error": {"before": round(before, 5), "after": round(after, 5)},
-        },
+    run = {
+        "positions": {"file": source.name, "sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
+                      "trained": len(trained), "held_out": len(held)},
+        "command": "python scripts/balance_playouts.py " + " ".join(shlex.quote(a) for a in argv),
+        "commit": version.full(),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "rounds": [round(e, 5) for e in errors],
+        "held_out_error": {"before": round(before, 5), "after": round(after, 5)},
     }  # fmt: skip
+    # a model balanced again keeps every run that made it, oldest first
+    earlier = model.provenance.get("balanced", [])
+    model.provenance = {**model.provenance, "balanced": [*(earlier if isinstance(earlier, list) else [earlier]), run]}
     model.save(args.out)
     log(f"wrote {args.out}")
     return 0

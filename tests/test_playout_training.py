@@ -215,3 +215,28 @@ def test_the_balancing_positions_reader_names_every_line_it_leaves_out(tmp_path)
     assert positions[0].moves == ((1, coords.from_gtp(9, "E5")), (2, coords.from_gtp(9, "C3")))
     assert [problem.split(": ")[0] for problem in problems] == [f"{path}:{n}" for n in (2, 3, 4, 5)]
     assert "occupied" in problems[1] and "1.5" in problems[2] and "target" in problems[3]
+
+
+@pytest.mark.slow
+def test_a_model_balanced_twice_names_both_runs(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from goengine.playout_model import PlayoutModel
+
+    root = Path(__file__).resolve().parent.parent
+    line = {"key": "a/x#1", "size": 9, "komi": 7.5, "moves": ["B E5", "W C3", "B G7"], "turn": 3, "target": 0.7}
+    positions = tmp_path / "positions.jsonl"
+    positions.write_text("".join(json.dumps({**line, "key": f"a/x#{i}"}) + "\n" for i in range(4)))
+    small = ["--rounds", "1", "--batch", "2", "--held-out", "2", "--value-playouts", "4", "--gradient-playouts", "4",
+             "--measure-playouts", "4", "--jobs", "1"]  # fmt: skip
+    first, second = tmp_path / "first.npz", tmp_path / "second.npz"
+    for base, out in ((None, first), (first, second)):
+        argv = [sys.executable, str(root / "scripts" / "balance_playouts.py"), "balance", "--positions", str(positions)]
+        argv += ["--model", str(base)] if base else []
+        done = subprocess.run([*argv, *small, "--out", str(out)], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    runs = PlayoutModel.load(second).provenance["balanced"]
+    assert len(runs) == 2 and "--model" not in runs[0]["command"] and str(first) in runs[1]["command"]
+    assert all(len(run["rounds"]) == 1 and run["positions"]["trained"] == 2 for run in runs)
