@@ -1,7 +1,7 @@
 """The match command as an installed command (``goengine.lab.cli``): the ``goengine-match``
 console script, the laboratory without the ``match`` extra, and the timeouts the games get from
 the command line (``--timeout`` against the longest move, ``--startup-timeout``). What the command does, match by
-match, is ``tests/test_lab_matches.py``'s.
+match, is ``tests/test_lab_match.py``'s.
 
 A plain ``pip install goengine`` brings numpy, numba and sgfmill, not the extra's rich, dask and
 scipy. Here a fresh Python that cannot import those three (a ``sys.meta_path`` finder refuses
@@ -44,7 +44,9 @@ for name in modules:
     importlib.import_module(f"goengine.lab.{name}")
 from goengine.lab import cli
 
-found = {"modules": modules, "progress": cli._progress(3)}
+from goengine.lab import match
+
+found = {"modules": modules, "progress": match._progress(3)}
 out = sys.argv[2]  # before sys.argv is the script's
 for key, args in (
     ("tournament", ["--tournament", "--config", "a=", "--config", "b=", "--out", out]),
@@ -115,12 +117,10 @@ def test_the_handicap_bonus_defaults_to_gnu_gos_against_gnu_go_and_none_otherwis
 
 def resolved_timeouts(*argv: str) -> tuple[float, float]:
     """``(timeout, startup_timeout)`` the games of this command line would get."""
-    from goengine.lab.cli import configurations, opponents, parse_args, timeouts
-    from goengine.lab.referee_clock import TimeControl
+    from goengine.lab.cli import match_of, parse_args
 
-    args = parse_args(["--out", "x", *argv])
-    players = configurations(args) + opponents(args)
-    return timeouts(args, players, TimeControl.parse(args.time) if args.time else None)
+    match = match_of(parse_args(["--out", "x", *argv]))
+    return match.timeout, match.startup_timeout
 
 
 @pytest.mark.parametrize(
@@ -154,7 +154,7 @@ def test_the_timeout_defaults_to_120_s_or_the_longest_move_with_room_and_the_sta
     ],
 )
 def test_a_timeout_shorter_than_a_move_may_take_is_refused_saying_what_to_give(argv, message):
-    from goengine.lab.cli import Usage
+    from goengine.lab import Usage
 
     with pytest.raises(Usage) as refused:
         resolved_timeouts(*argv)
@@ -217,7 +217,7 @@ def test_the_help_explains_both_timeouts(capsys):
 
 def test_the_progress_bar_goes_to_stderr_never_to_stdout(capsys):
     """stdout carries the tables alone (before, rich's bar was drawn on stdout)."""
-    from goengine.lab.cli import _progress
+    from goengine.lab.match import _progress
 
     progress, task = _progress(2)
     progress.update(task, advance=1)
@@ -239,13 +239,14 @@ def test_the_progress_bar_goes_to_stderr_never_to_stdout(capsys):
 def test_a_configuration_setting_what_the_match_sets_is_refused(argv, message):
     """(Before: the match's own ``--seed`` and ``--playouts`` came last on the command line and
     silently won over the configuration's.)"""
-    from goengine.lab.cli import Usage, configurations, parse_args
+    from goengine.lab import Usage
+    from goengine.lab.cli import match_of, parse_args
+
+    def engine(*argv: str) -> str:
+        return match_of(parse_args(["--out", "x", *argv])).pairings[0].engine.command
 
     with pytest.raises(Usage, match=message):
-        configurations(parse_args(["--out", "x", *argv]))
+        engine(*argv)
     # the same budget given once, in either place, is taken
-    assert "--playouts 500" in configurations(parse_args(["--out", "x", "--config", "a=--playouts 500"]))[0].command
-    assert (
-        "--seconds 2"
-        in configurations(parse_args(["--out", "x", "--playouts", "9", "--config", "a=--seconds 2"]))[0].command
-    )
+    assert "--playouts 500" in engine("--config", "a=--playouts 500")
+    assert "--seconds 2" in engine("--playouts", "9", "--config", "a=--seconds 2")

@@ -7,8 +7,10 @@ It drives engines only through GTP (``client``), referees their games on its own
 (``sprt``), one rating scale (``ratings``), tables and plots (``report``). ``tune`` tunes
 numeric settings by SPSA on games against an opponent; ``tactics``
 is the tactical benchmark (``goengine-tactics``) on GNU Go's regression positions, which
-``regression`` reads and judges. ``cli`` is the command (``goengine-match``; ``python -m
-goengine.lab`` in a checkout). Nothing in the engine imports this package, and it imports
+``regression`` reads and judges. A match is a ``match.Match``, frozen, played by
+``match.play_match``, between ``players`` (goengine's configurations and its opponents as command
+lines); ``cli`` is the command that reads one (``goengine-match``; ``python -m goengine.lab`` in a
+checkout). Nothing in the engine imports this package, and it imports
 nothing of the engine but the board, coordinates, the rules, SGF, the version and the job runner
 (``goengine.jobs``; import-linter contracts in ``pyproject.toml`` check both).
 
@@ -27,6 +29,11 @@ from types import ModuleType
 # the match extra's packages by name: a line that works with a wheel, a clone or neither (goengine
 # is not on the package index, so ``pip install 'goengine[match]'`` would find nothing)
 INSTALL_EXTRA = "pip install rich 'dask[distributed]' scipy (the match extra)"
+
+
+class Usage(Exception):
+    """A mistake on a command line, or a match that contradicts itself or its folder: the message,
+    and exit status 2, before anything is touched."""
 
 
 class MissingExtra(ImportError):

@@ -23,13 +23,15 @@ one in ``AP`` alone.
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
 from goengine import coords, sgf
 from goengine.board import BLACK, WHITE
-from goengine.lab.records import load_records
+from goengine.lab import Usage
+from goengine.lab.records import load_records, read_records, record_folders
 
 _COLOR = {"B": BLACK, "W": WHITE}
 
@@ -187,3 +189,33 @@ def write_sgf_files(records: Iterable[dict], sgf_dir: str | os.PathLike) -> list
     """Write (or rewrite) the SGF of every non-void game of ``records`` in ``sgf_dir``; the paths
     written, one a game (a void game has no file: it has no moves)."""
     return [write_sgf(record, sgf_dir) for record in records if not record.get("void")]
+
+
+def write_folder_sgf_files(out: Path) -> int:
+    """``goengine-match --report --sgf``: the non-void games of ``out`` and of its tournament
+    pairs' folders, each as ``FOLDER/sgf/CONFIG-NNNN.sgf`` made from its record (``sgf_text``, the
+    referee's own code), each file written whole or not at all; says on stderr how many files it
+    wrote in which folder, and returns how many in all. Every record is read before any file is
+    written, so a record this code cannot read (edited by hand) stops the run (``Usage``) before
+    it touches anything."""
+    # a torn last line is skipped again, without a word: the report has just said so (all_records)
+    folders = {folder: read_records(folder / "games.jsonl")[0] for folder in record_folders(out)}
+    for folder, records in folders.items():
+        for r in records:
+            try:
+                if not r.get("void"):
+                    sgf_text(r)
+            except (KeyError, TypeError, ValueError) as err:
+                raise Usage(
+                    f"{folder / 'games.jsonl'}: cannot make the SGF of {r.get('config')}#{r.get('index')}: "
+                    f"{type(err).__name__}: {err}"
+                ) from None
+    total = 0
+    for folder, records in folders.items():
+        paths = set(write_sgf_files(records, folder / "sgf"))
+        voids = sum(1 for r in records if r.get("void"))
+        print(
+            f"SGF: wrote {len(paths)} files in {folder / 'sgf'} ({len(records)} records, {voids} void)", file=sys.stderr
+        )
+        total += len(paths)
+    return total

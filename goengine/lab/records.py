@@ -144,3 +144,14 @@ def void_counts(records: list[dict]) -> dict[str, int]:
             key = f"{r['config']}#{r['index']}"
             counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+def record_folders(out: Path) -> list[Path]:
+    """The folder and its pairs' folders (a tournament's), each with the games.jsonl it holds."""
+    folders = [out, *sorted((out / "pairs").glob("*-vs-*"))]
+    return [folder for folder in folders if (folder / "games.jsonl").is_file()]
+
+
+def all_records(out: Path) -> list[dict]:
+    """The folder's records, and its pairs' (a tournament's), every game once."""
+    return [r for folder in record_folders(out) for r in load_records(folder / "games.jsonl")]

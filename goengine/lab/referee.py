@@ -5,7 +5,7 @@ returns is a plain dict (it crosses process and cluster boundaries) that ``lab.r
 on disk and ``lab.stats`` summarises; the game's SGF file is made from that record alone
 (``lab.gamefiles``, which ``goengine-match --report --sgf`` uses too). Which games a match
 still has to play and where they run (one at a time, a process pool, Dask) is ``lab.schedule``'s
-business; ``lab.cli`` is the command (``goengine-match``).
+business, and a whole match ``lab.match``'s.
 
 An engine that knows ``kata-genmove_analyze`` (goengine, KataGo) is asked for its moves through it,
 one report at the end of each search: the record keeps, for every move, the root's win rate,

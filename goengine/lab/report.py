@@ -7,18 +7,22 @@ from ``lab.stats.summarize``); ``format_ratings`` the tournament's Elo table (``
 ``format_endings`` how the games goengine won and lost ended (resignation, the count, the
 clock) and how long they were; ``format_time_profile`` where in a game goengine spent its clock;
 ``plot_rates``, ``plot_ratings`` and ``plot_times`` write PNG files with matplotlib when it is
-installed (they return False otherwise).
+installed (they return False otherwise). ``show`` prints and draws all of it for a folder's
+records, as a ``View`` says.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from goengine.lab.ratings import Rating
+from goengine.lab import Usage
+from goengine.lab.ratings import Rating, Result, rate
 from goengine.lab.sprt import Sprt
-from goengine.lab.stats import summarize
+from goengine.lab.stats import score, summarize
 
 TABLE_HEADER = (
     "configuration",
@@ -325,3 +329,59 @@ def plot_times(records: list[dict], path: Path) -> bool:
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return True
+
+
+@dataclass(frozen=True)
+class View:
+    """How a folder's results are shown: Markdown tables or text, plots drawn or not, and a
+    tournament's ratings: the player rated 0 (``anchor``; None: gnugo, else the last player) and
+    the bootstrap's resamples and seed for their intervals."""
+
+    markdown: bool = False
+    plot: bool = True
+    anchor: str | None = None
+    bootstrap: int = 1000
+    seed: int = 1
+
+
+def show(records: list[dict], out: Path, view: View) -> None:
+    """The table on stdout, how the games ended, and for games under a clock the time profile
+    after it; with ``view.plot``, the plots in ``out`` (winrate.png; time.png for games under a
+    clock); for a tournament folder, the ratings table and ratings.png too."""
+    if records:
+        print(format_table(records, markdown=view.markdown))
+        if view.plot and plot_rates(records, out / "winrate.png"):
+            print(f"plot: {out / 'winrate.png'}", file=sys.stderr)
+        if view.plot and plot_times(records, out / "time.png"):
+            print(f"plot: {out / 'time.png'}", file=sys.stderr)
+        for table in (
+            format_endings(records, view.markdown),
+            format_time_profile(records, view.markdown),
+        ):
+            if table:
+                print()
+                print(table)
+    table = tournament_ratings(records, view)
+    if table:
+        ratings, anchor = table
+        print()
+        print(format_ratings(ratings, anchor, markdown=view.markdown))
+        if view.plot and plot_ratings(ratings, anchor, out / "ratings.png"):
+            print(f"plot: {out / 'ratings.png'}", file=sys.stderr)
+
+
+def tournament_ratings(records: list[dict], view: View) -> tuple[list, str] | None:
+    """The ratings table of a tournament's records (those that name their ``pair``), or None
+    when there are none."""
+    results, players = [], []
+    for config in dict.fromkeys(r["config"] for r in records if r.get("pair") and not r.get("void")):
+        a, b = next(r["pair"] for r in records if r["config"] == config)
+        won, draws, lost = score(records, config)
+        results.append(Result(a, b, won, draws, lost))
+        players += [p for p in (a, b) if p not in players]
+    if len(players) < 2:
+        return None
+    anchor = view.anchor or ("gnugo" if "gnugo" in players else players[-1])
+    if anchor not in players:
+        raise Usage(f"--anchor {anchor!r} is not a player of this tournament: {', '.join(players)}")
+    return rate(players, results, anchor, samples=view.bootstrap, seed=view.seed), anchor

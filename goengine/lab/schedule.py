@@ -1,50 +1,24 @@
 """Which games a match still has to play, and where they run: one at a time, a local process
 pool, or a Dask cluster (the one job runner, ``goengine.jobs``).
 
-Reading guide: ``Player`` is an engine command line with a name; ``pending`` turns pairings and the
-records already kept into ``GameSpec``s; ``play_games`` plays specs on a ``jobs.Runner`` and yields
-each record as its game ends. Before it starts a game it asks ``wanted(spec)``, so a sequential
-test that has decided stops its configuration: the games already running finish and are kept,
-none is started after the verdict.
+Reading guide: a ``Pairing`` is two ``players.Player`` and what their records carry; ``pending``
+turns pairings and the records already kept into ``GameSpec``s; ``play_games`` plays specs on a
+``jobs.Runner`` and yields each record as its game ends. Before it starts a game it asks
+``wanted(spec)``, so a sequential test that has decided stops its configuration: the games
+already running finish and are kept, none is started after the verdict.
 """
 
 from __future__ import annotations
 
-import shlex
-import shutil
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from goengine.jobs import Runner
+from goengine.lab.players import Player
 from goengine.lab.records import finished_keys, void_counts
 from goengine.lab.referee import GameSpec, play_game, void_record
 
 ENGINE_COLORS = ("alternate", "black", "white")
-
-
-@dataclass(frozen=True)
-class Player:
-    """An engine: ``name`` and ``command`` line; ``seeded`` engines (goengine) get ``--seed S`` for
-    game i, S = ``seed + i``, so a game can be replayed."""
-
-    name: str
-    command: str
-    seeded: bool = False
-
-    def command_for(self, seed: int) -> str:
-        return f"{self.command} --seed {seed}" if self.seeded else self.command
-
-    def missing_program(self) -> str | None:
-        """The program of the command line when it cannot be found or run, else None."""
-        words = shlex.split(self.command)
-        if not words:
-            return "(empty command)"
-        program = words[0]
-        if "/" in program:
-            path = Path(program)
-            return None if path.is_file() and path.stat().st_mode & 0o111 else program
-        return None if shutil.which(program) else program
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ from pathlib import Path
 from goengine import numerals
 from goengine.coords import BOARD_SIZES
 from goengine.jobs import Runner
+from goengine.lab.players import DEFAULT_ENGINE, TIMEOUT
 from goengine.lab.records import append_record, load_records
 from goengine.lab.referee import GameSpec
 from goengine.lab.schedule import play_games
@@ -273,8 +274,6 @@ class Tuner:
 
 def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, Tuner]:
     """The command line (``scripts/tune.py --help``) and the tuner it describes."""
-    from goengine.lab.cli import DEFAULT_ENGINE, TIMEOUT
-
     p = argparse.ArgumentParser(
         prog="scripts/tune.py",
         description="Tune goengine's parameters by SPSA on games against an opponent (goengine.lab.tune).",

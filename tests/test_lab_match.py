@@ -1,9 +1,10 @@
-"""The match command (``goengine-match``, ``goengine.lab.cli``; run here as ``python -m goengine.lab``)
-end to end: a real match against GNU Go, configurations and the table, the settings that reach
-the games, resuming (after a kill, refused for other settings or another engine version),
-``--max-voids``, a full disk, bad input, sequential tests (SPRT) that stop a run and a resumed
-run that neither plays nor warms up once the test has decided, tournaments, and games on a Dask
-cluster (a local one, and a scheduler with two worker processes one of which is killed).
+"""Matches (``goengine.lab.match``) as the match command plays them (``goengine-match``,
+``goengine.lab.cli``; run here as ``python -m goengine.lab``, or its ``main`` in process) end to
+end: a real match against GNU Go, configurations and the table, the settings that reach the games,
+resuming (after a kill, refused for other settings or another engine version), ``--max-voids``,
+a full disk, bad input, sequential tests (SPRT) that stop a run and a resumed run that neither
+plays nor warms up once the test has decided, tournaments, and games on a Dask cluster (a local
+one, and a scheduler with two worker processes one of which is killed).
 
 The engines are the fake GTP engines of ``tests/match_harness.py`` (the ``fake`` fixture), but for
 the GNU Go match. Every match runs in its own process group; when it has ended, the group must be
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib
 import os
 import signal
 import subprocess
@@ -382,7 +384,7 @@ def test_a_match_whose_every_game_is_void_exits_1_saying_why(tmp_path, fake):
 
 
 def test_no_valid_game_names_each_reason_with_its_count_most_frequent_first():
-    from goengine.lab.cli import no_valid_game
+    from goengine.lab.match import no_valid_game
 
     assert no_valid_game([]) is None  # nothing played: nothing to say
     assert no_valid_game([{"void": "A"}, {"void": None}]) is None
@@ -406,7 +408,7 @@ def test_a_full_disk_stops_the_run_and_keeps_the_record(tmp_path, fake, monkeypa
         saved.append(record)
         append_record(path, record)
 
-    monkeypatch.setattr(script, "append_record", append)
+    monkeypatch.setattr(importlib.import_module("goengine.lab.match"), "append_record", append)
     out = tmp_path / "out"
     code = script.main(
         [
@@ -716,34 +718,7 @@ def test_a_match_killed_with_sigkill_leaves_no_worker_or_engine_behind(tmp_path,
         end_group(proc.pid, grace=0)
 
 
-# ---- threads: the goengine command's default is one per core; a match pins one unless told
-
-
-def test_goengine_commands_are_pinned_to_one_thread_unless_they_say():
-    script = match_script()
-    python = "/usr/bin/python3 -m goengine --quiet"
-    assert script.pinned(python) == f"{python} --threads 1"
-    assert script.pinned("/x/.venv/bin/goengine --playouts 5") == "/x/.venv/bin/goengine --playouts 5 --threads 1"
-    for told in (f"{python} --threads 2", f"{python} --threads=2 --seconds 1"):
-        assert script.pinned(told) == told and script.thread_count(told) == 2
-    assert script.pinned(GNUGO_LEVEL0) == GNUGO_LEVEL0  # other programs are left alone
-    assert script.thread_count(GNUGO_LEVEL0) == script.thread_count(python) == 1
-    # a record written before the pin (no --threads) is the same configuration as a pinned command
-    assert script._settings(f"{python} --rule ucb1 --seed 7") == script._settings(
-        script.pinned(f"{python} --rule ucb1") + " --seed 7"
-    )
-    assert script._settings(f"{python} --seed 7") != script._settings(f"{python} --threads 2 --seed 7")
-
-
-def test_a_game_with_a_pondering_engine_counts_both_engines_threads():
-    """Two engines in a game take turns, unless one ponders: then both search at once."""
-    script = match_script()
-    python = "/usr/bin/python3 -m goengine --quiet"
-    assert script.game_cores(f"{python} --threads 2", f"{python} --threads 1") == 2
-    assert script.game_cores(f"{python} --threads 1 --ponder", f"{python} --threads 1") == 2
-    assert script.game_cores(f"{python} --threads 1", f"{python} --threads 2 --ponder") == 3
-    assert script.game_cores(f"{python} --threads 1 --ponder", GNUGO_LEVEL0) == 2
-    assert script.game_cores(f"{python} --threads 1", f"{GNUGO_LEVEL0} --ponder") == 1  # not goengine's option
+# ---- threads: a match pins goengine to one thread unless told (tests/test_lab_players.py)
 
 
 @pytest.mark.slow
