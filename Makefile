@@ -72,7 +72,7 @@ bench: install gnugo
 	$(BIN)/python bench/startup.py
 
 # The tactical benchmark: GNU Go's regression tests that ask for a move, 8000 playouts a move, one
-# engine a core (goengine-tactics, goengine/lab/tactics.py; about half an hour on 2 cores). Run it
+# engine a core (goengine-tactics, goengine/lab/tactics_benchmark.py; about half an hour on 2 cores). Run it
 # again to resume; the table alone: .venv/bin/goengine-tactics --report --out results/tactics
 TACTICS_ARGS ?=
 tactics: install

@@ -2,7 +2,7 @@
 or on a Dask cluster, results yielded as they end.
 
 The match laboratory's games (``lab.schedule``), the review's positions (``review.evaluate``) and
-the tactical benchmark's tests (``lab.tactics``) all run through ``Runner.run``. It asks
+the tactical benchmark's tests (``lab.tactics_benchmark``) all run through ``Runner.run``. It asks
 ``wanted(key)`` just before it starts each task, so a caller that has its answer (an SPRT that
 decided) starts nothing more, and ``stop()`` starts nothing more at all. The tasks already running
 are always finished and yielded, so none is lost. A task whose call raised (``SystemExit``

@@ -142,7 +142,7 @@ def parsers() -> dict[str, argparse.ArgumentParser]:
     from goengine.analysis.command import build_analysis_parser
     from goengine.gtp.command import build_parser
     from goengine.lab import cli as lab_cli
-    from goengine.lab import tactics
+    from goengine.lab import tactics_benchmark
     from goengine.review.command import build_review_parser
 
     def parse_with(parse):
@@ -156,7 +156,7 @@ def parsers() -> dict[str, argparse.ArgumentParser]:
         "goengine analysis": build_analysis_parser(),
         "goengine review": build_review_parser(),
         "goengine-match": parse_with(lab_cli.parse_args),
-        "goengine-tactics": parse_with(tactics.parse_args),
+        "goengine-tactics": parse_with(tactics_benchmark.parse_args),
         "goengine": build_parser(),
     }
 

@@ -2,7 +2,7 @@
 without loading them at its own import; a move's round trip is charged to its player's clock once
 its answer has left, and only a command that played a move is; each genmove is logged with its
 search's summary; ``serve`` stops the engine's threads when the session ends. The table's
-contents are ``test_gtp_commands.py``'s, the framing ``test_gtp_protocol.py``'s."""
+contents are ``test_gtp_group.py``'s, the framing ``test_gtp_protocol.py``'s."""
 
 from __future__ import annotations
 

@@ -718,7 +718,7 @@ def test_a_match_killed_with_sigkill_leaves_no_worker_or_engine_behind(tmp_path,
         end_group(proc.pid, grace=0)
 
 
-# ---- threads: a match pins goengine to one thread unless told (tests/test_lab_players.py)
+# ---- threads: a match pins goengine to one thread unless told (tests/test_lab_engines.py)
 
 
 @pytest.mark.slow

@@ -1,7 +1,7 @@
 """The tactical benchmark's reading of GNU Go's regression files (``goengine.lab.regression``):
 which commands build a position and which are tests, how an answer is judged, the families and the
 fixed held-out half; then one test run against goengine over GTP. The command that runs a suite
-is ``tests/test_lab_tactics.py``'s."""
+is ``tests/test_lab_tactics_benchmark.py``'s."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 (``SearchResult`` is the one answer); no class in ``engine.py`` or ``gtp/`` outgrows 300 lines;
 and every module of the package, its front-end and its laboratory has a test module of its own
 (``tests/test_X.py`` for ``goengine/X.py``, ``tests/test_gtp_X.py`` for ``goengine/gtp/X.py``,
-``tests/test_analysis_X.py``, ``tests/test_review_X.py`` and ``tests/test_lab_X.py`` likewise).
+``tests/test_analysis_X.py``, ``tests/test_review_X.py`` and ``tests/test_lab_X.py`` likewise);
+and no two modules share a name but where HACKING's "Module names" says they may.
 The import layers are import-linter's (``pyproject.toml``, ``make lint``)."""
 
 from __future__ import annotations
@@ -90,3 +91,34 @@ def test_every_module_has_a_test_module():
             if module.stem not in ("__init__", "__main__"):
                 expected[module.relative_to(ROOT)] = ROOT / "tests" / f"{prefix}{module.stem}.py"
     assert [str(m) for m, test in sorted(expected.items()) if not test.exists()] == []
+
+
+def shared_name_allowed(name: str, paths: list[str]) -> bool:
+    """HACKING's three conventions: ``kernels/X.py`` beside ``X.py``, its Python wrapper, which
+    imports it; ``gtp/X.py`` beside ``X.py``, the GTP command group (a ``CommandGroup``) of its
+    idea; ``command.py`` as a front end's command line and ``cli.py`` as a console script's."""
+    if name == "command":
+        return all(path.split("/")[0] in ("gtp", "analysis", "review") for path in paths)
+    if name == "cli":
+        return sorted(paths) == ["cli.py", "lab/cli.py"]
+    if len(paths) != 2 or f"{name}.py" not in paths:
+        return False
+    other = next(path for path in paths if path != f"{name}.py")
+    if other == f"kernels/{name}.py":
+        return (
+            f"kernels.{name}" in (PACKAGE / f"{name}.py").read_text()
+            or "from goengine.kernels import" in (PACKAGE / f"{name}.py").read_text()
+        )
+    return other == f"gtp/{name}.py" and "(CommandGroup)" in (PACKAGE / other).read_text()
+
+
+def test_no_two_modules_share_a_name_but_by_the_stated_conventions():
+    by_name: dict[str, list[str]] = {}
+    for module in sorted(PACKAGE.rglob("*.py")):
+        where = module.relative_to(PACKAGE)
+        if module.stem not in ("__init__", "__main__") and where.parts[0] != "docs":
+            by_name.setdefault(module.stem, []).append(where.as_posix())
+    shared = {name: paths for name, paths in by_name.items() if len(paths) > 1}
+    assert {name: paths for name, paths in shared.items() if not shared_name_allowed(name, paths)} == {}
+    # the conventions name real cases (a convention with nothing under it is a stale sentence)
+    assert {"board", "search", "ruleset", "sgf", "command", "cli"} <= set(shared)

@@ -2,7 +2,7 @@
 and objects; GTP's formats and error wording live in this package.
 
 Reading guide: ``protocol`` is the core (reading a line, the command table, framing, the I/O loop);
-each other module but ``commands`` (``CommandGroup``, their shape) and ``command`` is a group of
+each other module but ``group`` (``CommandGroup``, their shape) and ``command`` is a group of
 handlers registered into the one table: ``play`` (set-up, moves, handicap), ``ruleset`` (KataGo's
 and KGS's rules, the komi), ``scoring`` (the board, the score), ``sgf`` (``loadsgf``,
 ``printsgf``), ``timing`` (the clock), ``settings`` (``goengine-set``, the parameter page),

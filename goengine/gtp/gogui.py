@@ -19,7 +19,7 @@ from goengine import coords, movemodel
 from goengine.board import BLACK, PASS
 from goengine.calibration import reported_in
 from goengine.engine import MoveStats, SearchResult
-from goengine.gtp.commands import CommandGroup
+from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import color, syntax_error, vertex
 
 LABEL_MIN_VISITS = 10  # a move with fewer visits gets no label on GoGui's board: its rate means little

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from goengine.config import BOARD_SIZES
 from goengine.game import BadHandicap, BadStones, BoardNotEmpty, NothingToUndo
-from goengine.gtp.commands import CommandGroup
+from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import GtpError, color, integer, number, syntax_error, vertex
 
 

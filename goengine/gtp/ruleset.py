@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from goengine.gtp.commands import CommandGroup
+from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import GtpError, syntax_error
 from goengine.ruleset import KGS_NAMES, RulesError, differences, parse, played
 

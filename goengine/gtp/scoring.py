@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from goengine.board import BLACK, WHITE
 from goengine.game import GameError
-from goengine.gtp.commands import CommandGroup
+from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import GtpError, syntax_error
 
 

@@ -8,7 +8,7 @@ what it answers. It never fails on what a player writes."""
 from __future__ import annotations
 
 from goengine import version
-from goengine.gtp.commands import CommandGroup
+from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import GtpError
 
 CHAT_HELP = "I am goengine, a Monte-Carlo Go engine. Ask me: help, info, score."

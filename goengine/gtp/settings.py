@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from goengine.config import PageRow, page, with_setting
-from goengine.gtp.commands import CommandGroup
+from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import syntax_error
 
 

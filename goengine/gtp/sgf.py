@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from goengine import coords, sgf
 from goengine.board import BLACK, IllegalMove
-from goengine.gtp.commands import CommandGroup
+from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import GtpError, integer, syntax_error
 
 

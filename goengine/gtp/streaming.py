@@ -28,7 +28,7 @@ from goengine import coords
 from goengine.board import BLACK
 from goengine.calibration import reported_in as shown
 from goengine.engine import Budget, MoveStats, SearchRequest, SearchResult
-from goengine.gtp.commands import CommandGroup
+from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import STREAMED, GtpError, color, integer, number, syntax_error
 
 PV_SHOWN = 12  # moves of a principal variation an analysis line gives (the move included)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from goengine.gtp.commands import CommandGroup
+from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import color, integer, number, syntax_error
 from goengine.time_control import TimeSettings
 

@@ -5,10 +5,10 @@ It drives engines only through GTP (``client``), referees their games on its own
 (``schedule``), keeps every finished game on disk (``records``) with its SGF made from the record
 (``gamefiles``), and turns them into win rates with intervals (``stats``), sequential tests
 (``sprt``), one rating scale (``ratings``), tables and plots (``report``). ``tune`` tunes
-numeric settings by SPSA on games against an opponent; ``tactics``
+numeric settings by SPSA on games against an opponent; ``tactics_benchmark``
 is the tactical benchmark (``goengine-tactics``) on GNU Go's regression positions, which
 ``regression`` reads and judges. A match is a ``match.Match``, frozen, played by
-``match.play_match``, between ``players`` (goengine's configurations and its opponents as command
+``match.play_match``, between ``engines`` (goengine's configurations and its opponents as command
 lines); ``cli`` is the command that reads one (``goengine-match``; ``python -m goengine.lab`` in a
 checkout). Nothing in the engine imports this package, and it imports
 nothing of the engine but the board, coordinates, the rules, SGF, the version and the job runner

@@ -64,9 +64,9 @@ from pathlib import Path
 from goengine import coords, numerals, version
 from goengine.coords import BOARD_SIZES
 from goengine.lab import MissingExtra, Usage, needs
+from goengine.lab.engines import DEFAULT_ENGINE, STARTUP_TIMEOUT, configurations, opponents, timeouts
 from goengine.lab.gamefiles import write_folder_sgf_files
 from goengine.lab.match import PROG, Match, no_valid_game, pairings_against, play_match, tournament_pairings
-from goengine.lab.players import DEFAULT_ENGINE, STARTUP_TIMEOUT, configurations, opponents, timeouts
 from goengine.lab.ratings import minimizer
 from goengine.lab.records import CorruptRecords, all_records
 from goengine.lab.referee import GNUGO

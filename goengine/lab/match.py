@@ -23,7 +23,7 @@ from pathlib import Path
 
 from goengine.jobs import Runner
 from goengine.lab import Usage
-from goengine.lab.players import (
+from goengine.lab.engines import (
     STARTUP_TIMEOUT,
     TIMEOUT,
     Player,
@@ -51,7 +51,7 @@ class Match:
     points for White), goengine's colour by ``engine_color`` (``schedule.ENGINE_COLORS``), under
     ``clock`` when there is one (``time_left``: whether the engines are sent ``time_left``).
     ``timeout`` bounds an answer once an engine has started, ``startup_timeout`` each command of
-    its start-up (``players.timeouts``). ``test``: the SPRT that stops a configuration early
+    its start-up (``engines.timeouts``). ``test``: the SPRT that stops a configuration early
     (``games`` is then the cap). Records go to ``out`` (a tournament's to ``out/pairs/PAIR``);
     a folder played by another version of the engine is refused unless ``allow_mixed_commits``.
     ``jobs`` games at once (None: one a core), or on the Dask scheduler at ``cluster``; the run
@@ -218,7 +218,7 @@ def prepared_records(match: Match) -> list[dict] | None:
 
 def games_at_once(match: Match) -> int:
     """``match.jobs``, or one game a core (0 on a cluster: its workers decide), and never more
-    games than the machine's cores hold at a game's cores each (``players.game_cores``)."""
+    games than the machine's cores hold at a game's cores each (``engines.game_cores``)."""
     jobs = match.jobs or (0 if match.cluster else os.cpu_count() or 1)
     threads = max(game_cores(p.engine.command, p.opponent.command) for p in match.pairings)
     cores = os.cpu_count() or 1

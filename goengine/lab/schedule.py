@@ -1,7 +1,7 @@
 """Which games a match still has to play, and where they run: one at a time, a local process
 pool, or a Dask cluster (the one job runner, ``goengine.jobs``).
 
-Reading guide: a ``Pairing`` is two ``players.Player`` and what their records carry; ``pending``
+Reading guide: a ``Pairing`` is two ``engines.Player`` and what their records carry; ``pending``
 turns pairings and the records already kept into ``GameSpec``s; ``play_games`` plays specs on a
 ``jobs.Runner`` and yields each record as its game ends. Before it starts a game it asks
 ``wanted(spec)``, so a sequential test that has decided stops its configuration: the games
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from goengine.jobs import Runner
-from goengine.lab.players import Player
+from goengine.lab.engines import Player
 from goengine.lab.records import finished_keys, void_counts
 from goengine.lab.referee import GameSpec, play_game, void_record
 

@@ -44,7 +44,7 @@ from pathlib import Path
 from goengine import numerals
 from goengine.coords import BOARD_SIZES
 from goengine.jobs import Runner
-from goengine.lab.players import DEFAULT_ENGINE, TIMEOUT
+from goengine.lab.engines import DEFAULT_ENGINE, TIMEOUT
 from goengine.lab.records import append_record, load_records
 from goengine.lab.referee import GameSpec
 from goengine.lab.schedule import play_games

@@ -1,4 +1,4 @@
-"""The tactical benchmark's command (``goengine-tactics``, ``goengine.lab.tactics``) on a suite of
+"""The tactical benchmark's command (``goengine-tactics``, ``goengine.lab.tactics_benchmark``) on a suite of
 three tests: it records, resumes, reports and refuses to mix engines, in this process or on a
 pool of two workers (the one job runner), each keeping its engine from test to test."""
 
@@ -11,13 +11,13 @@ import sys
 import pytest
 from helpers import write_suite
 
-from goengine.lab import tactics
+from goengine.lab import tactics_benchmark
 from goengine.lab.client import GtpClient
 from goengine.lab.regression import load_suite, run_test
 
 
 def command(tmp_path, *args: str) -> subprocess.CompletedProcess:
-    base = [sys.executable, "-m", "goengine.lab.tactics", "--suite", str(tmp_path / "suite"), "--out"]
+    base = [sys.executable, "-m", "goengine.lab.tactics_benchmark", "--suite", str(tmp_path / "suite"), "--out"]
     return subprocess.run([*base, str(tmp_path / "out"), *args], capture_output=True, text=True, timeout=600)
 
 
@@ -43,14 +43,14 @@ def test_a_worker_keeps_its_engine_from_test_to_test_and_closes_it_at_the_end(tm
     tests, _ = load_suite(tmp_path)
     argv = (sys.executable, "-m", "goengine", "--quiet", "--threads", "1", "--playouts", "100")
     try:
-        first = tactics.run_one((tests[0], argv, tmp_path, 120.0))
-        client = tactics._ENGINES[argv][0]
-        second = tactics.run_one((tests[1], argv, tmp_path, 120.0))
-        assert tactics._ENGINES[argv][0] is client  # the same engine process answered both
+        first = tactics_benchmark.run_one((tests[0], argv, tmp_path, 120.0))
+        client = tactics_benchmark._ENGINES[argv][0]
+        second = tactics_benchmark.run_one((tests[1], argv, tmp_path, 120.0))
+        assert tactics_benchmark._ENGINES[argv][0] is client  # the same engine process answered both
         assert first["passed"] is True
     finally:
-        tactics.close_engines()
-    assert tactics._ENGINES == {}
+        tactics_benchmark.close_engines()
+    assert tactics_benchmark._ENGINES == {}
     # each test has its own seed, so the kept engine answers the second test as a fresh one does
     fresh = GtpClient(list(argv), timeout=120.0)
     try:
@@ -72,7 +72,7 @@ def test_ctrl_c_ends_the_benchmark_with_one_line_and_leaves_nothing_running(tmp_
     from match_harness import end_group, group_members
 
     write_suite(tmp_path / "suite")
-    base = [sys.executable, "-u", "-m", "goengine.lab.tactics", "--suite", str(tmp_path / "suite")]
+    base = [sys.executable, "-u", "-m", "goengine.lab.tactics_benchmark", "--suite", str(tmp_path / "suite")]
     proc = subprocess.Popen(
         [*base, "--out", str(tmp_path / "out"), "--playouts", "100000000", "--jobs", jobs],
         stdout=subprocess.PIPE,

@@ -1,4 +1,4 @@
-"""``CommandGroup`` (``goengine.gtp.commands``), the shape of every handler group, and the groups
+"""``CommandGroup`` (``goengine.gtp.group``), the shape of every handler group, and the groups
 ``GtpEngine`` assembles (``goengine.gtp.GROUPS``): each ``COMMANDS`` entry names a method of its
 group, no name is used twice (across the groups, nor over one of the protocol's own commands),
 and every one is registered, bound to its group's method, listed by ``list_commands`` and known
@@ -15,7 +15,7 @@ import pytest
 from goengine.config import EngineConfig, SearchConfig
 from goengine.engine import Engine
 from goengine.gtp import GROUPS, GtpEngine
-from goengine.gtp.commands import CommandGroup
+from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import GtpError
 
 #: the commands ``Protocol`` registers itself, before any group

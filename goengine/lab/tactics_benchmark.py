@@ -7,7 +7,7 @@
     goengine-tactics --report --out results/tactics-new --compare results/tactics-default-8000
     goengine-tactics --engine "/usr/games/gnugo --mode gtp --level 10" --out results/tactics-gnugo
 
-A laboratory command beside ``goengine-match`` (``python -m goengine.lab.tactics`` from a
+A laboratory command beside ``goengine-match`` (``python -m goengine.lab.tactics_benchmark`` from a
 checkout). The tests are ``data/regression/*.tst`` (``data/regression/README.md``: where they come
 from and what was kept; ``goengine.lab.regression``: how a file is read and a test judged). Each
 test's position is built from scratch (``loadsgf``, moves), then ``reg_genmove COLOR`` is asked
