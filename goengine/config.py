@@ -370,8 +370,9 @@ class SearchRequest:
       genmove forms, the JSON analysis);
     - ``ownership``: the result holds the ownership map; ``pv_visits``: each move's visits along
       its principal variation;
-    - ``should_stop()``, asked after every batch of iterations, ends the search when it says so
-      (a controller's next line, a terminated query, a stopped ponder);
+    - ``should_stop()``, asked after every batch of iterations, ends the search when it says so:
+      the one way a search stops before its budget is spent (GoGui's ``# interrupt``, a
+      controller's next line, a terminated query, a stopped ponder, the clock's stop test);
     - ``extra_komi``: the dynamic komi the playouts are judged against (``Engine.genmove`` sets
       the game's; a front-end leaves it at 0);
     - ``root_explore``: the weight of the exploration term added at the root (``kernels.search``:

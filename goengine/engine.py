@@ -1,8 +1,9 @@
 """Engine: the decisions on one game. It owns the game's record (``goengine.game.Game``), both
 clocks (``goengine.time_control.GameClocks``), the search (``goengine.search.Search``) and its
-pondering (``goengine.ponder.Ponderer``), and decides: ``genmove``, ``analyze``, ``interrupt``,
-the end-of-game count (``final_score``, ``final_status``: ``goengine.scoring`` reading the
-playouts' ownership) and the engine's own free handicap stones. No GTP: the front-end
+pondering (``goengine.ponder.Ponderer``), and decides: ``genmove``, ``analyze``, the end-of-game
+count (``final_score``, ``final_status``: ``goengine.scoring`` reading the playouts' ownership)
+and the engine's own free handicap stones. A search stops early in one way only: its request's
+stop test (``config.SearchRequest.should_stop``), which the front-ends give. No GTP: the front-end
 (``goengine.gtp``) reads the arguments, words the errors and formats the answers.
 
 It is the front-end's one door into the search: nothing above this module imports
@@ -105,11 +106,6 @@ class Engine:
         """Stop pondering and the search's worker threads."""
         self.ponderer.stop()
         self._search.close()
-
-    def interrupt(self) -> None:
-        """Ask the running search (``genmove``, ``analyze``) to stop after its current batch and
-        answer with what it has (thread-safe: a command's arrival calls it)."""
-        self._search.interrupt()
 
     # ---- a new game
 

@@ -42,8 +42,8 @@ class Ponderer:
         def ponder() -> None:
             if stop.is_set():
                 return
-            # the stop test, asked after every batch, catches a stop that came before run()
-            # cleared the interrupt flag
+            # the stop test, asked after every batch, is the one way a search stops early (it
+            # also catches a stop that came before the search began)
             request = SearchRequest(Budget(seconds=PONDER_SECONDS), should_stop=stop.is_set, extra_komi=extra_komi)
             self.search.run(board, komi, request)
 
@@ -60,7 +60,6 @@ class Ponderer:
             return
         thread, stop = running
         stop.set()
-        self.search.interrupt()
         if wait:
             thread.join()
             self._running = None

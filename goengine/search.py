@@ -293,7 +293,7 @@ class Search:
         self._position: tuple | None = None  # (size, komi, moves, first hash, to move) of the roots
         self.reader: TreeReader | None = None  # the trees of the running (or last) search's root
         self._run_visits = 0  # the root's visits when the running (or last) search began
-        self._interrupt = False
+        self._stopping = False  # set once the request's stop test says so: every thread ends its batch
         self._pool: ThreadPoolExecutor | None = None
         self._gate = _Gate()  # a report's snapshot: the reporting thread holds the others
         self._build()
@@ -357,10 +357,6 @@ class Search:
             trees = f"{config.threads} tree{'s' if config.threads > 1 else ''} of up to {nodes:,} nodes"
         return f"{config.describe()}, seed {config.seed}; {trees} ({config.max_memory_mb:g} MB)"
 
-    def interrupt(self) -> None:
-        """Ask a running search to stop after its current batch (thread-safe)."""
-        self._interrupt = True
-
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
@@ -387,7 +383,7 @@ class Search:
         prior's recomputation a move of it)."""
         budget = request.budget
         playouts, seconds = budget.playouts, budget.seconds
-        self._interrupt = False
+        self._stopping = False
         start = time.perf_counter()
         deadline = start + seconds if seconds is not None else math.inf
         self._reroot(board, komi)
@@ -433,7 +429,7 @@ class Search:
                     future.result()
             tree = self.trees[0]
             # a shared tree grows between batches, when every thread has stopped
-            if not (self.shared and tree.tmeta[kt.FULL] and tree.can_grow()) or self._interrupt:
+            if not (self.shared and tree.tmeta[kt.FULL] and tree.can_grow()) or self._stopping:
                 break
             spent = all(s is not None and d >= s for s, d in zip(shares, done, strict=True))
             if spent or time.perf_counter() >= deadline:
@@ -476,7 +472,7 @@ class Search:
         """Thread ``k``'s batches of iterations of ``job`` on ``tree`` with its own random stream,
         counting who owns each point into its array of ``job.owners`` and its iterations into
         ``job.done[k]``, until ``share`` more iterations are run (``None``: until the deadline),
-        the search is interrupted or told to stop, or (in a shared tree) the pool must grow.
+        the request's stop test says so, or (in a shared tree) the pool must grow.
         Thread 0 asks the request's stop test and calls its callback (with a result of the search
         since ``start``, whose root had ``before`` visits); the others wait for it at the end of
         a batch while it reads the trees (``_Gate.hold``)."""
@@ -494,7 +490,7 @@ class Search:
         settings[ksearch.OWNERSHIP] = int(request.ownership)
         settings[ksearch.SHARED] = int(self.shared)
         work = ksearch.new_workspace(board.pts.shape[1], self._replies)
-        while not self._interrupt:
+        while not self._stopping:
             n = batch if share is None else min(batch, share - ran_here)
             if n <= 0 or (ran_here > 0 and time.perf_counter() >= job.deadline):  # one batch at least
                 break
@@ -520,7 +516,7 @@ class Search:
                 self._gate.hold()
                 continue
             if request.should_stop is not None and request.should_stop():
-                self.interrupt()
+                self._stopping = True
             if request.callback is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + request.interval
                 request.callback(self._gate.snapshot(lambda: self._result(job, job, start, before)))

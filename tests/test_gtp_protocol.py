@@ -411,8 +411,6 @@ def run_serve(
     thread.daemon = True
     thread.start()
     thread.join(timeout)
-    if thread.is_alive():
-        engine.interrupt()  # a search that missed its end must not run on behind the other tests
     assert not thread.is_alive(), f"serve did not return within {timeout} s; output so far {out.getvalue()!r}"
     return (result[0] if result else None), out
 
@@ -545,6 +543,18 @@ def test_interrupt_line_stops_a_long_genmove_early():
     assert 0 < decisions[0].result.playouts < 1_000_000_000
     assert out.time_of("=1 ") > script.sent_at["# interrupt\n"]
     assert text.endswith("=2 goengine\n\n")
+
+
+def test_an_interrupt_between_commands_does_not_cut_the_next_search_short():
+    """``# interrupt`` stops the command it arrives during: one that came while the engine was
+    idle leaves the next genmove its whole budget (the front-end's stop test is cleared as each
+    command starts)."""
+    engine = Engine(EngineConfig(search=SearchConfig(playouts=300)))
+    decisions = recorded_decisions(engine)
+    out = Output()
+    script = Script("1 name\n", lambda: out.has("=1 "), "# interrupt\n", "2 genmove b\n")
+    run_serve(script, engine=engine, out=out)
+    assert "=2 " in out.getvalue() and decisions[0].result.playouts == 300
 
 
 def test_gogui_interrupt_is_known_and_answers_at_once():

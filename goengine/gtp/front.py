@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from dataclasses import replace
 
 from goengine import coords, version
 from goengine.board import BLACK
@@ -47,12 +49,20 @@ class GtpEngine(Protocol):
         super().__init__(NAME, version.full(), log=log, write=write, input_pending=input_pending)
         self.engine = engine
         self._mover: int | None = None  # the colour whose move the current command played
+        self._interrupted = threading.Event()  # GoGui's ``# interrupt`` during the current command
         for group in GROUPS:
             group(self).register()
 
     def interrupt(self) -> None:
-        """``# interrupt``: the running search stops after its batch and answers its best move."""
-        self.engine.interrupt()
+        """``# interrupt`` (thread-safe: the input thread calls it): the current command's search
+        stops after its batch and answers with what it has, through its stop test (``stops``)."""
+        self._interrupted.set()
+
+    def stops(self, *tests: Callable[[], bool] | None) -> Callable[[], bool]:
+        """The stop test (``SearchRequest.should_stop``) of a search a command starts: an
+        ``# interrupt`` during the command, or any of ``tests`` (None ones left out)."""
+        interrupted, others = self._interrupted.is_set, [test for test in tests if test is not None]
+        return lambda: interrupted() or any(test() for test in others)
 
     def line_arrived(self) -> None:
         """A line has come in: a ponder search stops now, before the line is even read (its
@@ -62,6 +72,7 @@ class GtpEngine(Protocol):
     def send(self, message: str) -> str:
         self.engine.ponderer.stop()  # every command finds the engine idle
         self._mover = None
+        self._interrupted.clear()  # an interrupt stops the command it came during, not the next
         return super().send(message)
 
     def answered(self, arrived: float, flushed: float) -> None:
@@ -86,6 +97,8 @@ class GtpEngine(Protocol):
         ``commit``), log the result, and return the decision: the core of ``genmove``,
         ``reg_genmove``, ``kgs-genmove_cleanup``, ``lz-genmove_analyze``, ``kata-genmove_analyze``
         and ``cgos-genmove_analyze``."""
+        request = request or SearchRequest()
+        request = replace(request, should_stop=self.stops(request.should_stop))
         decision = self.engine.genmove(color, commit=commit, cleanup=cleanup, request=request)
         if commit:
             self._mover = color  # its clock is charged once the answer has left (``answered``)

@@ -18,7 +18,7 @@ import math
 from goengine import coords, movemodel
 from goengine.board import BLACK, PASS
 from goengine.calibration import reported_in
-from goengine.engine import MoveStats, SearchResult
+from goengine.engine import MoveStats, SearchRequest, SearchResult
 from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import color, syntax_error, vertex
 
@@ -90,7 +90,7 @@ class GoGuiCommands(CommandGroup):
         the game clock does not apply (an analysis is not a move, ``Engine.analyze``)."""
         if len(args) > 1:
             raise syntax_error()
-        return self.engine.analyze(color(args[0]) if args else None)
+        return self.engine.analyze(color(args[0]) if args else None, SearchRequest(should_stop=self.gtp.stops()))
 
     def best_moves(self, args: list[str]) -> str:
         best = labelled(self._analysis(args).stats)[:5]

@@ -263,8 +263,6 @@ class StreamingCommands(CommandGroup):
         line = self.line(result, request, kata)
         if line:
             self.gtp.write(line + "\n")
-        if self.gtp.input_pending():
-            self.engine.interrupt()
 
     def _streaming(self, body) -> object:
         """Write the success header, then run ``body``, which writes the rest. The header is out,
@@ -284,7 +282,7 @@ class StreamingCommands(CommandGroup):
             interval=request.interval,
             ownership=request.ownership or request.ownership_stdev,
             pv_visits=request.pv_visits,
-            should_stop=self.gtp.input_pending,
+            should_stop=self.gtp.stops(self.gtp.input_pending),
         )
 
         def body() -> None:
@@ -302,11 +300,12 @@ class StreamingCommands(CommandGroup):
         request = analysis_request(args, self.game.to_move, need_color=True, kata=kata)
 
         def body() -> None:
-            search = SearchRequest(
+            search = SearchRequest(  # the next line of input ends the move's search, as an interrupt
                 callback=lambda r: self._stream(r, request, kata),
                 interval=request.interval,
                 ownership=request.ownership or request.ownership_stdev,
                 pv_visits=request.pv_visits,
+                should_stop=self.gtp.input_pending,
             )
             decision = self.gtp.genmove(request.color, commit=True, request=search)
             # the search's final figures once more, as KataGo does: a search shorter than the
