@@ -46,18 +46,17 @@ from pathlib import Path
 
 import numpy as np
 
-from goengine import dynkomi, movemodel, scoring
+from goengine import dynkomi, movemodel, research_players, scoring
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, parse_color
 from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.game import BadHandicap, BoardNotEmpty, Game, GameError, fixed_handicap_points, max_fixed_handicap
 from goengine.ponder import Ponderer
 from goengine.result import MoveStats, SearchResult
 from goengine.ruleset import goengine_rules
-from goengine.search import Search, direct_move
+from goengine.search import OWNERSHIP_PLAYOUTS, Search
 from goengine.time_control import GameClocks, StopRule, TimeSettings
 
 RESIGN = -2  # the move of a decision to resign
-OWNERSHIP_PLAYOUTS = 1000
 FREE_HANDICAP_PLAYOUTS = 4  # a point of the board: the search's budget for each free handicap stone
 FREE_HANDICAP_SEARCHED = 4  # the stones beyond the fixed layout share at most this many stones' budget
 STOP_CHECK_SECONDS = 0.05  # a clock's stop test reads the root this often: every few batches, not every one
@@ -83,6 +82,7 @@ class Engine:
         self.game = Game(config.size, config.komi, goengine_rules(config.white_handicap_bonus))
         self.clocks = GameClocks()
         self.ponderer = Ponderer(self._search)
+        self._player = research_players.of(config.search)  # None: the search plays
         # per colour, the extra komi of the engine's last move and the win rate its search found
         self._dynkomi: dict[int, tuple[float, float]] = {}
         self._searched: float | None = None  # the seconds the last move's search took
@@ -96,7 +96,10 @@ class Engine:
         """Search with ``config`` from now on; the search keeps its trees when only the budget
         or the resignation rule changed (``Search.configure``)."""
         self.ponderer.stop()
+        keep = config.keeps_trees_of(self._search.config)
         self._search.configure(config)
+        if not keep:  # a new player, its random stream seeded afresh as the search's are
+            self._player = research_players.of(config)
 
     def describe(self) -> str:
         """The search as configured, for the start-up line: rule, policy, prior, seed, trees."""
@@ -168,21 +171,28 @@ class Engine:
         board = self.game.board.copy()
         board.to_move = c
         request = request or SearchRequest()
-        if self._search.config.player != "search":  # a research player: one part of the engine alone
-            decision = Decision(direct_move(self._search, board), "research player", SearchResult(c, self.game.komi))
+        if self._player is not None:
+            reason = f"the {self._player.name} player alone"
+            decision = Decision(self._player.move(board), reason, SearchResult(c, self.game.komi))
         else:
-            budget, clock_stop = self._clock_stop(c, board, request.budget or self.budget(c, board))
-            extra = self.extra_komi(c)
-            stops = [test for test in (request.should_stop, clock_stop) if test is not None]
-            should_stop = (lambda: any(test() for test in stops)) if stops else None
-            request = replace(request, budget=budget, extra_komi=extra, should_stop=should_stop)
-            result = self._search.run(board, self.game.scoring_komi, request)
-            self._dynkomi[c] = (extra, result.winrate)
-            decision = self.decide(board, result, budget, cleanup)
-            self._searched = result.seconds
+            decision = self._searched_move(board, request, cleanup)
         if commit and decision.move != RESIGN:
             self.game.play(c, decision.move)
         return decision
+
+    def _searched_move(self, board: Board, request: SearchRequest, cleanup: bool) -> Decision:
+        """The search's move for the side to move of ``board``: on the request's budget, else the
+        move's (``budget``, stretched by the clock's stop test), against the dynamic komi."""
+        c = board.to_move
+        budget, clock_stop = self._clock_stop(c, board, request.budget or self.budget(c, board))
+        extra = self.extra_komi(c)
+        stops = [test for test in (request.should_stop, clock_stop) if test is not None]
+        should_stop = (lambda: any(test() for test in stops)) if stops else None
+        request = replace(request, budget=budget, extra_komi=extra, should_stop=should_stop)
+        result = self._search.run(board, self.game.scoring_komi, request)
+        self._dynkomi[c] = (extra, result.winrate)
+        self._searched = result.seconds
+        return self.decide(board, result, budget, cleanup)
 
     def move_answered(self, color: int | str, seconds: float) -> None:
         """``color``'s move (a ``genmove``) took ``seconds`` of the controller's time, from its
@@ -279,6 +289,7 @@ class Engine:
         position's figures are those a new engine would find."""
         self.ponderer.stop()
         self._search.reset()
+        self._player = research_players.of(self._search.config)
 
     def clear_cache(self) -> None:
         """Forget the search's trees: the next search starts from nothing (``clear_cache``)."""

@@ -7,9 +7,9 @@
   each playout knows, played alone (the counterpart of Pachi's ``-e replay`` engine).
 
 The last two are research players (issue 47: which of an engine's parts carries its strength),
-not ways to play well. With one thread a seed reproduces their games: the playout player draws
-from the search's random stream. The registry has the shape of the kernels' ones
-(``goengine.registry``); the choice is made in Python (``goengine.search.direct_move``).
+not ways to play well; each has its own move (``goengine.research_players``), and a seed
+reproduces their games. The registry has the shape of the kernels' ones (``goengine.registry``);
+the choice is made in Python.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ one moment. That result is all a client ever sees: the engine, the front-ends an
 read it, never the trees. The search decides nothing: which move to play (the most visited, a
 pass, a resignation) is the engine's decision (``Engine.decide``), and the budget is the engine's
 too (the settings and the clock). ``configure`` takes new settings, keeping the trees when only
-the budget or the resignation rule changed. ``direct_move`` is the research players' move
-(``goengine.players``), no search.
+the budget or the resignation rule changed. The research players, which play without a search,
+are ``goengine.research_players``.
 
 The kernels get the configuration as two arrays built once (``KernelSettings``): the integer
 settings (rule, playout policy and prior ids, expansion threshold, ...) and the parameter rows
@@ -43,7 +43,6 @@ from goengine import mogo3x3, movemodel, playout_model, policies, priors, select
 from goengine.board import PASS, ZOBRIST, Board
 from goengine.config import CHOSEN, SearchConfig, SearchRequest
 from goengine.kernels import board as kb
-from goengine.kernels import learned as klearned
 from goengine.kernels import policy as kpolicy
 from goengine.kernels import search as ksearch
 from goengine.kernels import tree as kt
@@ -74,6 +73,15 @@ class _SearchJob:
     # shared tree one of the others' own): read by a report while the threads are held
     done: list
     owners: list
+
+
+def learned_playouts(kernel: KernelSettings) -> tuple:
+    """The learned playout policy's model arrays at the policy's temperature, loaded only when
+    ``kernel`` plays that policy (``playout_model.no_model_arrays`` otherwise)."""
+    if kernel.settings[ksearch.POLICY] != kpolicy.LEARNED:
+        return playout_model.no_model_arrays()
+    temperature = float(kernel.params[ksearch.POLICY_PARAMS, kpolicy.LEARNED_TEMPERATURE])
+    return playout_model.shipped().tempered(temperature)
 
 
 @dataclass(frozen=True)
@@ -306,11 +314,7 @@ class Search:
         # the learned move model's arrays, loaded only for the prior that reads them
         needs_model = priors.PRIORS[config.prior].needs_move_model
         model = movemodel.shipped().arrays if needs_model else movemodel.empty_arrays()
-        # the learned playout policy's model, loaded only for that policy
-        plays_learned = self.kernel.settings[ksearch.POLICY] == kpolicy.LEARNED
-        temperature = float(self.kernel.params[ksearch.POLICY_PARAMS, kpolicy.LEARNED_TEMPERATURE])
-        playouts = playout_model.shipped().tempered(temperature) if plays_learned else playout_model.no_model_arrays()
-        self.knowledge = (MOGO3X3, model, playouts)
+        self.knowledge = (MOGO3X3, model, learned_playouts(self.kernel))
         self.shared = config.threads > 1 and config.trees == 1
         max_nodes = int(config.max_memory_mb * 2**20 / (kt.BYTES_PER_NODE * config.trees))
         self.trees = [Tree(max_nodes, config.seed + k) for k in range(config.trees)]
@@ -576,36 +580,3 @@ class Search:
         stats = self.reader.root_stats()
         leaders = [(s.visits, s.winrate) for s in stats[:2]] + [(0, 0.0)] * 2
         return leaders[0], leaders[1], self.reader.root_visits() - self._run_visits
-
-
-def direct_move(search: Search, board: Board) -> int:
-    """The move of a research player (``goengine.players``) for the side to move in
-    ``board``, no search: ``model``, the move model's most probable legal move; ``playout``,
-    a move of the playout policy, drawn from the first tree's random stream (PASS when it
-    draws none, or a move positional superko forbids)."""
-    c = board.to_move
-    if search.config.player == "model":
-        policy = movemodel.shipped().policy(board, c)
-        return min(policy, key=lambda m: (-policy[m], m)) if policy else PASS
-    pts, meta = board.pts.copy(), board.meta.copy()
-    settings, params = search.kernel.settings, search.kernel.params
-    if settings[ksearch.POLICY] == kpolicy.LEARNED:
-        state = klearned.new_state(pts.shape[1], int(meta[kb.W]))
-        move = int(
-            klearned.first_move(pts, meta, ZOBRIST, search.knowledge[2], state, np.int64(c), search.trees[0].rng)
-        )
-        return move if move == PASS or board.is_legal(c, move) else PASS
-    move = int(
-        kpolicy.choose_move(
-            settings[ksearch.POLICY],
-            params[ksearch.POLICY_PARAMS],
-            MOGO3X3,
-            no_replies(),
-            pts,
-            meta,
-            ZOBRIST,
-            np.int64(c),
-            search.trees[0].rng,
-        )
-    )
-    return move if move == PASS or board.is_legal(c, move) else PASS

@@ -428,6 +428,6 @@ def playout(pts, meta, zobrist, rng, model, state, max_moves, amaf_color, amaf_d
 @njit(cache=True, _nrt=False)
 def first_move(pts, meta, zobrist, model, state, c, rng):
     """One move of the policy for ``c`` from a position rated from scratch (a research player's
-    move: ``search.direct_move``)."""
+    move: ``research_players.PlayoutPlayer``)."""
     start(pts, meta, model, state)
     return draw(pts, meta, zobrist, model, state, c, rng)
