@@ -28,13 +28,12 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from goengine import sgf
+from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
+from goengine.engine import Engine
+from goengine.training import read_games
 
-from goengine import sgf  # noqa: E402
-from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest  # noqa: E402
-from goengine.engine import Engine  # noqa: E402
-from goengine.training import read_games  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 GAMES_9 = ROOT / "results" / "pachi-baseline-9x9-30s" / "sgf"
 GAMES_19 = ROOT / "data" / "games" / "tom9d_2008-2011.sgf.xz"

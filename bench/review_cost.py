@@ -21,13 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest  # noqa: E402
-from goengine.engine import Engine, warm_up  # noqa: E402
-from goengine.jobs import Runner  # noqa: E402
-from goengine.review.evaluate import Evaluation, evaluate  # noqa: E402
-from goengine.review.gamefile import Position, read  # noqa: E402
+from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
+from goengine.engine import Engine, warm_up
+from goengine.jobs import Runner
+from goengine.review.evaluate import Evaluation, evaluate
+from goengine.review.gamefile import Position, read
 from goengine.sgf import SgfGame, dumps  # noqa: E402
 from goengine.training import read_games  # noqa: E402
 

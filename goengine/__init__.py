@@ -8,9 +8,10 @@ Layers, highest first; a module imports only the layers below it (an import-lint
   reviewed, ``goengine review``), each owning its command line; all reach the search only
   through ``engine`` (a second contract forbids them ``search`` and ``kernels``) and read a
   search's answer, an immutable ``SearchResult``, never the search;
-- ``engine``: the decisions on one game (genmove, analyze, interrupt, the count), owning the
-  game, the clocks, the search and the ``ponder`` thread; ``options``: the engine's options,
-  shared by every front-end's command line;
+- ``engine``: the decisions on one game (genmove, analyze, the count), owning the game, the
+  clocks, the search, the ``ponder`` thread and a research player (``research_players``: the
+  move model or the playout policy alone); ``options``: the engine's options, shared by every
+  front-end's command line;
 - ``search`` (the trees, the threads, the budget, one ``SearchRequest`` a search),
   ``time_control`` (the clocks and each move's time), ``game`` (the record: board, moves, undo,
   komi, handicap) and ``scoring`` (dead stones and the final count from an ownership map);

@@ -93,8 +93,9 @@ class Engine:
         return EngineConfig(self.game.size, self.game.komi, self._search.config, self.game.rules.white_handicap_bonus)
 
     def configure(self, config: SearchConfig) -> None:
-        """Search with ``config`` from now on; the search keeps its trees when only the budget
-        or the resignation rule changed (``Search.configure``)."""
+        """Search with ``config`` from now on; the search keeps its trees when the change leaves
+        them valid (``SearchConfig.keeps_trees_of``), and a research player starts afresh when
+        they do not."""
         self.ponderer.stop()
         keep = config.keeps_trees_of(self._search.config)
         self._search.configure(config)

@@ -10,8 +10,8 @@ report, with the other threads held meanwhile (``_Gate``), so every figure of a 
 one moment. That result is all a client ever sees: the engine, the front-ends and the scripts
 read it, never the trees. The search decides nothing: which move to play (the most visited, a
 pass, a resignation) is the engine's decision (``Engine.decide``), and the budget is the engine's
-too (the settings and the clock). ``configure`` takes new settings, keeping the trees when only
-the budget or the resignation rule changed. The research players, which play without a search,
+too (the settings and the clock). ``configure`` takes new settings, keeping the trees when the
+change allows it (``SearchConfig.keeps_trees_of``). The research players, which play without a search,
 are ``goengine.research_players``.
 
 The kernels get the configuration as two arrays built once (``KernelSettings``): the integer
@@ -344,8 +344,8 @@ class Search:
         self._replies_width = 0
 
     def configure(self, config: SearchConfig) -> None:
-        """Search with ``config`` from now on. The trees are kept when only the budget or the
-        resignation rule changed (``SearchConfig.keeps_trees_of``); otherwise they start afresh."""
+        """Search with ``config`` from now on. The trees are kept when the change leaves them valid
+        (``SearchConfig.keeps_trees_of``); otherwise they start afresh."""
         keep = config.keeps_trees_of(self.config)
         self.config = config
         if not keep:

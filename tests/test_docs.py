@@ -74,6 +74,65 @@ def test_each_match_row_of_the_readme_is_what_its_folder_holds():
         assert (int(games), figures) in shown, f"{name}: the README says {games} games, {figures}; the records {shown}"
 
 
+def test_the_readmes_counts_of_games_won_are_its_match_rows_records():
+    """"won W games of N on 9x9 and W2 of N2 on 19x19", against GNU Go and against Pachi: the wins
+    of the first row of the match table against that opponent on each size, counted from its
+    folder's records (a draw, were there one, as half)."""
+    rows = table_rows(README, "| match (goengine's defaults")
+    for opponent, words in (("GNU Go", "Against GNU Go 3.8 at level 10"), ("Pachi", "against Pachi 12.90")):
+        counts = []
+        for size in ("9x9", "19x19"):
+            match = next(r for r in rows if r[0].startswith(size) and ("Pachi" in r[0]) == (opponent == "Pachi"))
+            name = re.search(r"`([^`]+)`", match[3]).group(1)
+            summary = next(
+                s for s in summarize(load_records(ROOT / "results" / name / "games.jsonl")) if s.games == int(match[1])
+            )
+            counts.append(f"{summary.wins:g} {'games ' if size == '9x9' else ''}of {summary.games} on {size}")
+        sentence = re.search(re.escape(words) + r".*?\.", FLAT).group(0)
+        assert counts[0] in sentence and counts[1] in sentence, (counts, sentence)
+
+
+def test_the_readmes_time_plan_is_the_clocks():
+    from goengine.time_control import LARGE_BOARD_FROM, LARGE_BOARD_PLAN_SHARE, SMALL_BOARD_PLAN_SHARE
+
+    assert LARGE_BOARD_PLAN_SHARE == 1.0  # "all of them"
+    small, large = LARGE_BOARD_FROM - 1, LARGE_BOARD_FROM
+    assert (
+        f"spread over {SMALL_BOARD_PLAN_SHARE:g} of the moves Fuego's estimate expects on boards up to "
+        f"{small}x{small}, over all of them from {large}x{large} up" in FLAT
+    )
+
+
+def test_engine_mds_node_count_is_the_trees():
+    """The nodes the default memory holds and a node's bytes, as ``search.Tree`` sizes them."""
+    from goengine.config import SearchConfig
+    from goengine.kernels import tree as kt
+
+    config = SearchConfig(threads=1)
+    nodes = config.max_memory_mb * 2**20 / kt.BYTES_PER_NODE
+    engine_md = " ".join((ROOT / "docs" / "engine.md").read_text().split())
+    assert f"`max_memory_mb` (default {config.max_memory_mb:g})" in engine_md
+    assert f"{nodes / 1e6:.1f} million with one thread, at {kt.BYTES_PER_NODE} bytes a node" in engine_md
+
+
+def test_gtp_mds_settings_and_those_that_keep_the_tree_are_the_configs():
+    """The keys ``goengine-set`` takes and those whose change keeps the search tree, as
+    ``config.SETTINGS`` and ``SearchConfig.keeps_trees_of`` have them."""
+    from goengine.config import SETTINGS, SearchConfig
+
+    gtp_md = " ".join((ROOT / "docs" / "gtp.md").read_text().split())
+    assert f"KEY is a setting (`{' '.join(s.key for s in SETTINGS)}`" in gtp_md
+    kept = [s.key for s in SETTINGS if s.keeps_tree]
+    assert f"Changing `{' '.join(kept)}` or the dynamic komi keeps the search tree" in gtp_md
+    base = SearchConfig()
+    changed = {"playouts": 7, "seconds": 3.0, "resign_threshold": 0.2, "resign_min_visits": 9, "ponder": True,
+               "extend_time": 0.0, "plan_share": 0.5, "analysis_width": 2.0, "threads": 2, "seed": 9, "expand_at": 3,
+               "widen": 5.0, "widen_factor": 2.0, "max_memory_mb": 64.0}  # fmt: skip
+    assert set(changed) == {s.key for s in SETTINGS}
+    assert [k for k, v in changed.items() if SearchConfig(**{k: v}).keeps_trees_of(base)] == kept
+    assert SearchConfig(dynkomi="linear").keeps_trees_of(base)
+
+
 def test_the_readmes_speed_figures_are_the_ones_measured_in_performance_md():
     performance = (ROOT / "docs" / "performance.md").read_text()
     rows = table_rows(README, "| measure | 9x9 | 19x19 |")
@@ -331,9 +390,10 @@ def test_every_command_gtp_md_lists_is_known():
 # ---- the results index and the folders
 
 
-def test_the_results_index_has_a_row_for_every_folder_and_a_folder_for_every_row():
-    rows = table_rows(RESULTS, "| folder | page |")
-    indexed = {re.search(r"`results/([^`]+)`", row[0]).group(1) for row in rows}
+def test_the_results_index_names_every_folder_once_under_its_page_and_no_folder_that_is_not():
+    rows = table_rows(RESULTS, "| page | folders |")
+    listed = [folder for row in rows for folder in re.findall(r"`results/([^`]+)`", row[1])]
+    assert len(listed) == len(set(listed)), "a folder listed twice"
     folders = {
         str(p.parent.relative_to(ROOT / "results"))
         for name in ("games.jsonl", "tests.jsonl")
@@ -342,11 +402,16 @@ def test_the_results_index_has_a_row_for_every_folder_and_a_folder_for_every_row
     }
     folders |= {str(p.relative_to(ROOT / "results")) for p in (ROOT / "results").glob("*/pairs")}
     folders = {f.removesuffix("/pairs") for f in folders} - {"make-match"}
-    assert sorted(folders - indexed) == [], "folders docs/results.md has no row for"
-    assert sorted(indexed - folders) == [], "rows of docs/results.md with no folder"
+    assert sorted(folders - set(listed)) == [], "folders docs/results.md does not list"
+    assert sorted(set(listed) - folders) == [], "folders docs/results.md lists that are not there"
     for row in rows:
-        page = re.search(r"\((results/[^)]+\.md)\)", row[1]).group(1)
+        page = re.search(r"\((results/[^)]+\.md)\)", row[0]).group(1)
         assert (ROOT / "docs" / page).is_file(), page
+
+
+def test_the_results_index_stays_short_however_many_folders():
+    """One line a study's page, its folders in one cell: the index grows with studies, not games."""
+    assert len(RESULTS.splitlines()) <= 400
 
 
 # ---- files and make targets named

@@ -1,6 +1,7 @@
 """The code's shape, checked where a reader would be misled by a break: nothing outside
 ``goengine/search.py`` and ``goengine/engine.py`` reads the search, its trees or a live result
-(``SearchResult`` is the one answer); no class in ``engine.py`` or ``gtp/`` outgrows 300 lines;
+(``SearchResult`` is the one answer); no class or function of the package outgrows the limits
+below (``MAX_CLASS_LINES``, ``MAX_FUNCTION_LINES``);
 and every module of the package, its front-end and its laboratory has a test module of its own
 (``tests/test_X.py`` for ``goengine/X.py``, ``tests/test_gtp_X.py`` for ``goengine/gtp/X.py``,
 ``tests/test_analysis_X.py``, ``tests/test_review_X.py`` and ``tests/test_lab_X.py`` likewise);
@@ -122,3 +123,27 @@ def test_no_two_modules_share_a_name_but_by_the_stated_conventions():
     assert {name: paths for name, paths in shared.items() if not shared_name_allowed(name, paths)} == {}
     # the conventions name real cases (a convention with nothing under it is a stale sentence)
     assert {"board", "search", "ruleset", "sgf", "command", "cli"} <= set(shared)
+
+
+def test_nothing_but_the_ab_benchmark_edits_the_import_path():
+    """The scripts and benchmarks import the installed package; ``bench/ab.py`` alone imports
+    another checkout's (the A/B comparison of two commits)."""
+    editing = [str(path.relative_to(ROOT)) for path in sources() if "sys.path.insert" in path.read_text()]
+    assert editing == ["bench/ab.py"]
+
+
+def test_no_tracked_file_names_the_folder_beside_the_clone():
+    """A clone builds, tests, trains and benchmarks on what it ships: no tracked file points
+    outside it to the shared folder beside it (papers are cited by authors, title and year)."""
+    import subprocess
+
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout (an sdist): its files are the tracked ones, checked in the checkout")
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    naming = []
+    for name in filter(None, listed.decode().split("\0")):
+        path = ROOT / name
+        if path.is_file() and path.suffix not in {".npz", ".xz", ".png", ".gz"}:
+            if b"../" + b"shared" in path.read_bytes():
+                naming.append(name)
+    assert naming == []

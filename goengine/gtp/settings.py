@@ -33,11 +33,9 @@ class SettingsCommands(CommandGroup):
         return self.set(args)
 
     def set(self, args: list[str]) -> None:
-        """``goengine-set KEY VALUE``: a setting (``playouts``, ``seconds``, ``threads``, ``seed``,
-        ``expand_at``, ``widen``, ``widen_factor``, ``max_memory_mb``, ``resign_threshold``,
-        ``resign_min_visits``, or their words on the parameter page), a choice (``rule``,
-        ``playout``, ``prior``), or a parameter of the current rule, policy or prior
-        (``config.with_setting``). A budget change keeps the search tree."""
+        """``goengine-set KEY VALUE``: a setting of ``config.SETTINGS`` (or its word on the
+        parameter page), a choice, or a parameter of a current choice (``config.with_setting``).
+        The search keeps its tree when the change allows it (``SearchConfig.keeps_trees_of``)."""
         if len(args) < 2:
             raise syntax_error()
         new = with_setting(self.engine.config.search, args[0], " ".join(args[1:]))
