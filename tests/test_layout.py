@@ -140,10 +140,6 @@ def test_no_tracked_file_names_the_folder_beside_the_clone():
     if not (ROOT / ".git").exists():
         pytest.skip("not a git checkout (an sdist): its files are the tracked ones, checked in the checkout")
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
-    naming = []
-    for name in filter(None, listed.decode().split("\0")):
-        path = ROOT / name
-        if path.is_file() and path.suffix not in {".npz", ".xz", ".png", ".gz"}:
-            if b"../" + b"shared" in path.read_bytes():
-                naming.append(name)
-    assert naming == []
+    texts = [ROOT / name for name in filter(None, listed.decode().split("\0"))]
+    texts = [path for path in texts if path.is_file() and path.suffix not in {".npz", ".xz", ".png", ".gz"}]
+    assert [str(path.relative_to(ROOT)) for path in texts if b"../" + b"shared" in path.read_bytes()] == []
