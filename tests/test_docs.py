@@ -75,7 +75,7 @@ def test_each_match_row_of_the_readme_is_what_its_folder_holds():
 
 
 def test_the_readmes_counts_of_games_won_are_its_match_rows_records():
-    """"won W games of N on 9x9 and W2 of N2 on 19x19", against GNU Go and against Pachi: the wins
+    """The counts "won W games of N on 9x9 and W2 of N2 on 19x19", against GNU Go and Pachi: the wins
     of the first row of the match table against that opponent on each size, counted from its
     folder's records (a draw, were there one, as half)."""
     rows = table_rows(README, "| match (goengine's defaults")
