@@ -31,6 +31,7 @@ from pathlib import Path
 from goengine import sgf
 from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine
+from goengine.game import Setup
 from goengine.training import read_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +72,7 @@ def positions_19(n: int, rng: random.Random) -> list[tuple[str, object]]:
 def engine_at(size: int, position, seed: int) -> Engine:
     engine = Engine(EngineConfig(size=size, komi=7.5 if size == 9 else 6.5, search=SearchConfig(seed=seed)))
     if size == 9:
-        engine.load_position(position)
+        engine.load_position(Setup.from_sgf(position))
     else:
         game, number = position
         engine.new_game(19)

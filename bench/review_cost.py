@@ -23,11 +23,12 @@ from pathlib import Path
 
 from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine, warm_up
+from goengine.game import Setup
 from goengine.jobs import Runner
 from goengine.review.evaluate import Evaluation, evaluate
 from goengine.review.gamefile import Position, read
-from goengine.sgf import SgfGame, dumps  # noqa: E402
-from goengine.training import read_games  # noqa: E402
+from goengine.sgf import dumps
+from goengine.training import read_games
 
 
 def fresh(position: Position, config: EngineConfig, budget: Budget) -> Evaluation:
@@ -35,7 +36,7 @@ def fresh(position: Position, config: EngineConfig, budget: Budget) -> Evaluatio
     engine = Engine(config)
     try:
         moves, setup = list(position.moves), list(position.setup)
-        engine.load_position(SgfGame(position.size, position.komi, setup, moves, to_move=position.first), False)
+        engine.load_position(Setup(position.size, position.komi, tuple(setup), tuple(moves), position.first), False)
         return Evaluation.of(engine.analyze(position.to_move, SearchRequest(budget)))
     finally:
         engine.close()

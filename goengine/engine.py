@@ -49,7 +49,15 @@ import numpy as np
 from goengine import dynkomi, movemodel, research_players, scoring
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, parse_color
 from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
-from goengine.game import BadHandicap, BoardNotEmpty, Game, GameError, fixed_handicap_points, max_fixed_handicap
+from goengine.game import (
+    BadHandicap,
+    BoardNotEmpty,
+    Game,
+    GameError,
+    Setup,
+    fixed_handicap_points,
+    max_fixed_handicap,
+)
 from goengine.ponder import Ponderer
 from goengine.result import MoveStats, SearchResult
 from goengine.ruleset import goengine_rules
@@ -120,8 +128,9 @@ class Engine:
         self.clocks.start()
         self._dynkomi = {}
 
-    def load_position(self, position, superko: bool = True) -> list[int]:
-        """A new game (as ``new_game``) of ``position``, all or nothing (``Game.load_position``)."""
+    def load_position(self, position: Setup, superko: bool = True) -> list[int]:
+        """A new game (as ``new_game``) of ``position`` (a ``game.Setup``, its rules included),
+        all or nothing (``Game.load_position``)."""
         repeats = self.game.load_position(position, superko)
         self.clocks.start()
         self._dynkomi = {}

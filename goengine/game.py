@@ -9,16 +9,41 @@ copy of the board for every move (whose history grows with the game: quadratic i
 
 The handicap: GTP's fixed layout (``fixed_handicap_points``) or any stones (``place_handicap``);
 the engine's own choice of free handicap stones is a search, so it is ``Engine.free_handicap``.
+A whole position to start from is a ``Setup``, whoever hands it over (``load_position``).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from goengine import coords
 from goengine.board import BLACK, EMPTY, PASS, WHITE, Board, IllegalMove, parse_color
 from goengine.config import check_board_size
 from goengine.ruleset import GOENGINE, Ruleset
+from goengine.sgf import SgfGame
 
 CHECKPOINT_EVERY = 256  # moves between undo checkpoints (a 19x19 one is 51 KB): an undo replays fewer
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A game to start from, as every front end hands it to the engine (``Engine.load_position``):
+    GTP's ``loadsgf`` (an SGF file: ``from_sgf``), a turn of a JSON analysis query (its rules
+    too), a position of a reviewed game. The board's ``size`` and ``komi``, the set-up ``stones``
+    (``(colour, point)``), who moves first after them (``to_move``), the ``moves`` replayed, and
+    the ``rules`` of the game (None: the engine's stay as they are)."""
+
+    size: int
+    komi: float
+    stones: tuple[tuple[int, int], ...] = ()
+    moves: tuple[tuple[int, int], ...] = ()
+    to_move: int = BLACK
+    rules: Ruleset | None = None
+
+    @classmethod
+    def from_sgf(cls, game: SgfGame, rules: Ruleset | None = None) -> Setup:
+        """The game an SGF file sets up (``sgf.load``): its stones, moves and first player."""
+        return cls(game.size, game.komi, tuple(game.setup), tuple(game.moves), game.to_move, rules)
 
 
 class GameError(ValueError):
@@ -168,10 +193,10 @@ class Game:
         self.place_handicap(points)
         return points
 
-    def load_position(self, position, superko: bool = True) -> list[int]:
-        """Start the game of ``position`` (an ``sgf.SgfGame``: size, komi, set-up stones, then
-        every move replayed with full rules, so an illegal one raises IllegalMove; a size outside
-        ``config.BOARD_SIZES`` raises ValueError), the rules kept. All or nothing: the game is
+    def load_position(self, position: Setup, superko: bool = True) -> list[int]:
+        """Start the game of ``position``: its size, komi and rules (the game's kept when it has
+        none), its set-up stones, then every move replayed with full rules, so an illegal one
+        raises IllegalMove; a size outside ``config.BOARD_SIZES`` raises ValueError. All or nothing: the game is
         built aside and takes this one's place only once it has loaded, so a position that fails
         leaves this game as it was (board, moves, komi, handicap, rules, size).
 
@@ -180,9 +205,9 @@ class Game:
         may repeat one), and the indices in ``position.moves`` of such moves are returned; on a
         stone, a suicide or a simple-ko retake is still IllegalMove (the board cannot play a
         suicide; a retake is illegal under every rule, so a record with one is broken)."""
-        game = Game(position.size, position.komi, self.rules)
-        if position.setup:
-            game.setup(position.setup, position.to_move)
+        game = Game(position.size, position.komi, position.rules or self.rules)
+        if position.stones:
+            game.setup(list(position.stones), position.to_move)
         repeats = []
         for i, (color, point) in enumerate(position.moves):
             try:

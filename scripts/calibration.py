@@ -39,6 +39,7 @@ from pathlib import Path
 from goengine.calibration import stage
 from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine
+from goengine.game import Setup
 from goengine.lab.gamefiles import game_key, record_moves, record_position
 from goengine.lab.records import load_records
 
@@ -119,7 +120,7 @@ def run_sample(args: argparse.Namespace) -> None:
                 engine = engines[size]
                 lines = reported_samples(name, record)
                 for number in drawn_moves(record, args.per_game):
-                    engine.load_position(record_position(record, number))
+                    engine.load_position(Setup.from_sgf(record_position(record, number)))
                     engine.clear_cache()
                     result = engine.analyze(request=SearchRequest(Budget(playouts=args.visits), root_explore=0.0))
                     color = engine.game.to_move

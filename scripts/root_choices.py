@@ -35,6 +35,7 @@ from pathlib import Path
 
 from goengine.config import Budget, EngineConfig, SearchConfig, SearchRequest
 from goengine.engine import Engine, SearchResult
+from goengine.game import Setup
 from goengine.kernels import select as ks
 from goengine.lab.gamefiles import folder_positions
 from goengine.selection import RULES
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         for b in budgets:
             views = {}
             for key, e in engines.items():
-                e.load_position(position)
+                e.load_position(Setup.from_sgf(position))
                 views[key] = root_view(e.analyze(request=SearchRequest(Budget(playouts=b))), key[0])
             row = rows[b]
             row.positions += 1

@@ -36,6 +36,7 @@ import numpy as np
 
 from goengine.config import Budget, EngineConfig, SearchRequest
 from goengine.engine import Engine, SearchResult
+from goengine.game import Setup
 from goengine.gtp.command import build_parser
 from goengine.kernels import rng as krng
 from goengine.kernels import select as ks
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     widths: dict[str, list[int]] = {name: [] for name in configs}
     for i, position in enumerate(positions):
         for name, engine in engines.items():
-            engine.load_position(position)
+            engine.load_position(Setup.from_sgf(position))
             share, wide = root_spread(engine.analyze(request=SearchRequest(Budget(playouts=args.playouts))))
             shares[name].append(share)
             widths[name].append(wide)

@@ -24,9 +24,9 @@ from goengine.engine import (
     Engine,
     SearchResult,
 )
+from goengine.game import Setup
 from goengine.gtp import GtpEngine
 from goengine.kernels import tree as kt
-from goengine.sgf import SgfGame
 
 DATA = Path(__file__).parent / "data"
 FAST = SearchConfig(playouts=100)
@@ -69,14 +69,14 @@ def test_a_position_that_fails_to_load_leaves_the_game_as_it_was():
     engine.game.fixed_handicap(2)
     engine.game.play(WHITE, pt(engine, "E5"))
     before = game_state(engine)
-    position = SgfGame(13, 6.5, moves=[(BLACK, 20), (WHITE, 40), (BLACK, 20)])
+    position = Setup(13, 6.5, moves=((BLACK, 20), (WHITE, 40), (BLACK, 20)))
     with pytest.raises(IllegalMove, match="occupied"):
         engine.load_position(position)
     assert game_state(engine) == before
     with pytest.raises(ValueError, match="board size"):
-        engine.load_position(SgfGame(4, 0.5))
+        engine.load_position(Setup(4, 0.5))
     assert game_state(engine) == before
-    engine.load_position(SgfGame(13, 6.5, moves=[(BLACK, 20), (WHITE, 40)]))
+    engine.load_position(Setup(13, 6.5, moves=((BLACK, 20), (WHITE, 40))))
     assert (engine.game.size, engine.game.komi, len(engine.game.moves), engine.game.handicap) == (13, 6.5, 2, [])
     assert engine.game.rules == before[-1]  # the rules are the engine's, not the file's
 

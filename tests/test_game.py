@@ -25,6 +25,7 @@ from goengine.game import (
     BoardNotEmpty,
     Game,
     NothingToUndo,
+    Setup,
 )
 from goengine.gtp import GtpEngine
 
@@ -110,7 +111,7 @@ def test_a_position_that_fails_to_load_leaves_the_game_as_it_was():
     game.play(WHITE, coords.from_gtp(9, "E5"))
     before = (str(game.board), list(game.moves), list(game.board.history), game.komi, game.handicap, game.size)
     with pytest.raises(IllegalMove, match="occupied"):
-        game.load_position(sgf.SgfGame(13, 6.5, moves=[(BLACK, 20), (WHITE, 40), (BLACK, 20)]))
+        game.load_position(Setup(13, 6.5, moves=((BLACK, 20), (WHITE, 40), (BLACK, 20))))
     assert (str(game.board), list(game.moves), list(game.board.history), game.komi, game.handicap, game.size) == before
     game.undo()
     assert game.moves == [] and len(game.handicap) == 2
@@ -124,7 +125,7 @@ def test_a_record_may_repeat_a_position_and_undo_replays_it():
     engine = set_up(KO)
     setup = engine.game.setup_stones
     moves = [(BLACK, pt(engine, "C4")), (WHITE, PASS), (BLACK, PASS), (WHITE, pt(engine, "B4")), (BLACK, PASS)]
-    position = sgf.SgfGame(5, 0.5, setup, moves)
+    position = Setup(5, 0.5, tuple(setup), tuple(moves))
     with pytest.raises(IllegalMove, match="superko"):
         Game(5).load_position(position)
     game = Game(5)
@@ -286,3 +287,19 @@ def test_loadsgf_of_a_huge_game_then_undo(tmp_path):
     assert len(gtp.engine.game.moves) == 20000
     assert gtp.send("undo") == "=\n\n"
     assert len(gtp.engine.game.moves) == 19999
+
+
+def test_a_setup_brings_its_rules_or_keeps_the_games_and_a_failed_one_changes_neither():
+    from goengine.ruleset import GOENGINE, JAPANESE
+
+    game = Game(9)
+    game.load_position(Setup(9, 6.5, moves=((BLACK, 20),)))
+    assert game.rules == GOENGINE and game.komi == 6.5
+    game.load_position(Setup(9, 6.5, moves=((BLACK, 20),), rules=JAPANESE))
+    assert game.rules == JAPANESE
+    stones = ((BLACK, coords.from_gtp(13, "D4")), (BLACK, coords.from_gtp(13, "K10")))
+    game.load_position(Setup(13, 0.5, stones=stones, to_move=WHITE))
+    assert game.rules == JAPANESE and game.board.to_move == WHITE and game.size == 13  # kept: none given
+    with pytest.raises(IllegalMove):
+        game.load_position(Setup(9, 7.5, moves=((BLACK, 20), (WHITE, 20)), rules=GOENGINE))
+    assert game.rules == JAPANESE and game.size == 13

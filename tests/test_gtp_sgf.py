@@ -19,6 +19,7 @@ from goengine import coords, sgf
 from goengine.board import BLACK, WHITE
 from goengine.config import EngineConfig, SearchConfig
 from goengine.engine import Engine
+from goengine.game import Setup
 from goengine.gtp import GtpEngine
 
 DATA = Path(__file__).parent / "data"
@@ -58,13 +59,13 @@ def test_loadsgf_at_a_move_number_then_printsgf_gives_the_moves_before_it(move_n
 
 def test_printsgf_to_a_file_then_loadsgf_gives_the_same_game(tmp_path):
     engine = Engine()
-    engine.load_position(sgf.load(str(DATA / "handicap9.sgf")))
+    engine.load_position(Setup.from_sgf(sgf.load(str(DATA / "handicap9.sgf"))))
     assert names(engine, engine.game.board.stones(BLACK)) == {"C3", "G7", "C5"}
     out = tmp_path / "copy.sgf"
     gtp = GtpEngine(engine)
     assert gtp.send(f"printsgf {out}") == "=\n\n"
     copy = Engine()
-    copy.load_position(sgf.load(str(out)))
+    copy.load_position(Setup.from_sgf(sgf.load(str(out))))
     assert str(copy.game.board) == str(engine.game.board)
     assert copy.game.board.moves == engine.game.board.moves == [(WHITE, pt(engine, "E5")), (BLACK, pt(engine, "C5"))]
     assert copy.game.setup_stones == engine.game.setup_stones

@@ -18,6 +18,7 @@ from goengine import coords
 from goengine.board import BLACK, WHITE, IllegalMove
 from goengine.config import EngineConfig
 from goengine.engine import Engine
+from goengine.game import Setup
 from goengine.lab import gamefiles
 from goengine.lab.records import append_record, load_records
 from goengine.lab.referee import GameSpec, play_game
@@ -168,7 +169,7 @@ def test_a_handicap_games_position_starts_from_its_stones():
     assert [(c, coords.to_gtp(13, p)) for c, p in position.setup] == [(BLACK, "D4"), (BLACK, "K10")]
     assert position.to_move == WHITE
     engine = Engine(EngineConfig(size=9))
-    engine.load_position(position)
+    engine.load_position(Setup.from_sgf(position))
     assert engine.game.size == 13 and engine.game.handicap_stones == 2
     assert engine.game.board.to_move == WHITE  # the replay ended with Black's G7
     with pytest.raises(IllegalMove):

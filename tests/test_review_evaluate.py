@@ -12,10 +12,10 @@ from goengine import coords
 from goengine.board import BLACK, PASS, WHITE, Board
 from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.engine import Engine, MoveStats, SearchRequest, SearchResult
+from goengine.game import Setup
 from goengine.jobs import Runner
 from goengine.review.evaluate import Evaluation, evaluate, evaluated
 from goengine.review.gamefile import Position
-from goengine.sgf import SgfGame
 
 CONFIG = EngineConfig(search=SearchConfig(threads=1, seed=3))
 BUDGET = Budget(playouts=300)
@@ -123,7 +123,7 @@ def test_a_games_positions_in_order_replay_it_once_and_give_a_new_engines_figure
     fresh = []
     for p in positions:  # each with an engine of its own, as before the engines were kept
         engine = Engine(config)
-        engine.load_position(SgfGame(9, 7.5, [], list(p.moves), to_move=BLACK), False)
+        engine.load_position(Setup(9, 7.5, (), tuple(p.moves), BLACK), False)
         fresh.append(Evaluation.of(engine.analyze(p.to_move, SearchRequest(Budget(playouts=100)))))
     loads = []
     original = Engine.load_position

@@ -14,6 +14,7 @@ import pytest
 
 from goengine.config import Budget, SearchRequest
 from goengine.engine import Engine
+from goengine.game import Setup
 from goengine.lab.gamefiles import record_position
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "root_spread.py"
@@ -56,7 +57,7 @@ def test_config_is_the_commands_with_one_thread_and_a_fresh_tree():
 
 def _spread(options: str, playouts: int) -> tuple[float, int, int]:
     engine = Engine(dataclasses.replace(root_spread.config_of(options, seed=3), size=9))
-    engine.load_position(record_position(_record(0, ["B E5", "W C3"]), 2))
+    engine.load_position(Setup.from_sgf(record_position(_record(0, ["B E5", "W C3"]), 2)))
     result = engine.analyze(request=SearchRequest(Budget(playouts=playouts)))
     searched = sum(s.visits for s in result.stats)
     share, wide = root_spread.root_spread(result)

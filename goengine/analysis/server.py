@@ -37,7 +37,7 @@ from goengine.analysis import response
 from goengine.analysis.query import MAX_LINE_BYTES, Action, Defaults, Query, QueryError, Turn, read, readable_id
 from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine, SearchRequest, SearchResult
-from goengine.sgf import SgfGame
+from goengine.game import Setup
 
 HEAD_BYTES = 1 << 20  # what is kept of a line too long to read: enough to find its id in
 
@@ -229,10 +229,7 @@ class AnalysisServer:
         # the turn's own visits, and a turn's analysis does not depend on what came before it
         engine.clear_cache()
         setup_to_move = turn.moves[0][0] if turn.moves else turn.to_move
-        engine.load_position(
-            SgfGame(query.size, query.komi, list(query.stones), list(turn.moves), to_move=setup_to_move)
-        )
-        engine.game.rules = query.rules
+        engine.load_position(Setup(query.size, query.komi, query.stones, turn.moves, setup_to_move, query.rules))
         probabilities = engine.move_policy(turn.to_move) if query.policy else None
         budget = None
         if query.max_visits is not None or query.max_time is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from goengine import coords, sgf
 from goengine.board import BLACK, IllegalMove
+from goengine.game import Setup
 from goengine.gtp.group import CommandGroup
 from goengine.gtp.protocol import GtpError, integer, syntax_error
 
@@ -26,7 +27,7 @@ class SgfCommands(CommandGroup):
         except ValueError as err:  # a size goengine does not play among them (``sgf.BoardSizeError``)
             raise GtpError(f"cannot load file: {err}") from None
         try:
-            repeats = self.engine.load_position(game, superko=False)
+            repeats = self.engine.load_position(Setup.from_sgf(game), superko=False)
         except IllegalMove as err:
             number = game.first_number + (err.index or 0)
             move = f"{'B' if err.color == BLACK else 'W'} {coords.to_gtp(game.size, err.point)}"  # the file's size

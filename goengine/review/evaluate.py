@@ -26,9 +26,9 @@ from goengine.board import BLACK, PASS
 from goengine.calibration import reported_in
 from goengine.config import Budget, EngineConfig
 from goengine.engine import Engine, SearchRequest, SearchResult
+from goengine.game import Setup
 from goengine.jobs import Runner
 from goengine.review.gamefile import Position
-from goengine.sgf import SgfGame
 
 IN_FLIGHT = 3  # positions sent to each worker ahead of its results (``jobs.Runner``): enough to keep it busy
 CANDIDATE_SHARE = 0.01  # a root move with this share of the visits is kept among an evaluation's moves
@@ -115,9 +115,8 @@ def _engine_at(position: Position, config: EngineConfig) -> Engine:
             engine.game.play(color, point, superko=False)
     else:
         engine = held[0] if held is not None else Engine(config)
-        setup = list(position.setup)
-        moves = list(line[:turn])
-        engine.load_position(SgfGame(position.size, position.komi, setup, moves, to_move=position.first), False)
+        setup = Setup(position.size, position.komi, tuple(position.setup), tuple(line[:turn]), position.first)
+        engine.load_position(setup, False)
     _ENGINES[config] = (engine, start, line, turn)
     return engine
 
