@@ -98,13 +98,19 @@ def quartiles(values: list[int]) -> tuple[float, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, choices=(9, 19), default=9)
-    parser.add_argument("--visits", type=int, default=None, help="per search (default 1000 on 9x9, 2000 on 19x19)")
+    parser.add_argument(
+        "--playouts",
+        "--visits",
+        type=int,
+        default=None,
+        help="a search (1000 on 9x9, 2000 on 19x19; --visits: its old name)",
+    )
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--widths", type=float, nargs="+", default=[0.2, 0.4, 0.8])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    visits = args.visits or (1000 if args.size == 9 else 2000)
+    visits = args.playouts or (1000 if args.size == 9 else 2000)
     rng = random.Random(args.seed)
     chosen = positions_9(args.positions, rng) if args.size == 9 else positions_19(args.positions, rng)
     widths = [0.0] + [w for w in args.widths if w > 0]

@@ -58,20 +58,24 @@ def main() -> None:
     parser.add_argument("game", nargs="?", help="an SGF file (default: a game of data/games, cut at --moves)")
     parser.add_argument("--moves", type=int, default=250)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--visits", type=int, default=1000)
+    parser.add_argument(
+        "--playouts", "--visits", type=int, default=1000, help="a position (1000; --visits: its old name)"
+    )
     parser.add_argument("--fresh", action="store_true", help="an engine a position, the game replayed for each")
     args = parser.parse_args()
     game = read(args.game or shipped_game(args.moves))
     warm_up(lambda text: print(text, file=sys.stderr))
     config = EngineConfig(size=game.size, komi=game.komi, search=SearchConfig(threads=1, seed=1))
     tasks = list(enumerate(game.positions()))
-    function = functools.partial(fresh if args.fresh else evaluate, config=config, budget=Budget(playouts=args.visits))
+    function = functools.partial(
+        fresh if args.fresh else evaluate, config=config, budget=Budget(playouts=args.playouts)
+    )
     start = time.perf_counter()
     answers = dict(Runner(args.jobs).run(function, tasks))
     wall = time.perf_counter() - start
     searches = sum(a.seconds for a in answers.values())
     print(
-        f"{len(game.moves)} moves, {len(tasks)} positions, {args.visits} visits, {args.jobs} workers"
+        f"{len(game.moves)} moves, {len(tasks)} positions, {args.playouts} playouts, {args.jobs} workers"
         f"{' (an engine a position)' if args.fresh else ''}: wall {wall:.1f} s, searches {searches:.1f} s, "
         f"wall x workers / searches {wall * args.jobs / searches:.2f}"
     )

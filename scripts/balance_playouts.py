@@ -2,7 +2,7 @@
 weights moved so that the playouts' mean outcome from each position comes closer to its value.
 
     python scripts/balance_playouts.py targets --records results/m0-control-1000 results/spsa-9x9-1000 \\
-        --positions 2400 --visits 20000 --jobs 2 --out data/balancing/positions-9x9.jsonl
+        --positions 2400 --playouts 20000 --jobs 2 --out data/balancing/positions-9x9.jsonl
     python scripts/balance_playouts.py balance --positions data/balancing/positions-9x9.jsonl \\
         --rounds 20 --rate 2 --out goengine/data/playouts.npz
 
@@ -62,7 +62,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     t.add_argument("--records", nargs="+", required=True, help="match folders (their games.jsonl)")
     t.add_argument("--size", type=int, default=9, help="the board size of the games taken (9)")
     t.add_argument("--positions", type=int, default=2400, help="positions at most, one a game (2400)")
-    t.add_argument("--visits", type=int, default=20000, help="playouts of each deep search (20000)")
+    t.add_argument(
+        "--playouts",
+        "--visits",
+        type=int,
+        default=20000,
+        help="playouts of each deep search (20000; --visits: its old name)",
+    )
     t.add_argument("--jobs", type=int, default=2, help="searches at once (2)")
     t.add_argument("--cluster", default=None, help="the Dask scheduler's address, for the searches")
     t.add_argument("--seed", type=int, default=1, help="which positions are drawn (1)")
@@ -112,7 +118,7 @@ def targets(args: argparse.Namespace) -> int:
     out = Path(args.out)
     done = {json.loads(line)["key"] for line in out.read_text().splitlines() if line.strip()} if out.exists() else set()
     wanted = [p for p in drawn_positions(args.records, args.size, args.positions, args.seed) if p["key"] not in done]
-    log(f"{len(done)} positions valued already in {out}; valuing {len(wanted)} at {args.visits} playouts")
+    log(f"{len(done)} positions valued already in {out}; valuing {len(wanted)} at {args.playouts} playouts")
     config = EngineConfig(search=SearchConfig(threads=1, seed=args.seed))
     tasks = []
     for k, p in enumerate(wanted):
@@ -122,7 +128,7 @@ def targets(args: argparse.Namespace) -> int:
     runner = Runner(args.jobs, args.cluster)
     started = time.time()
     with out.open("a") as handle:
-        for n, (k, evaluation) in enumerate(evaluated(runner, tasks, config, Budget(playouts=args.visits)), 1):
+        for n, (k, evaluation) in enumerate(evaluated(runner, tasks, config, Budget(playouts=args.playouts)), 1):
             if isinstance(evaluation, BaseException):
                 log(f"{wanted[k]['key']}: the search failed: {evaluation}")
                 continue

@@ -122,7 +122,7 @@ def run_sample(args: argparse.Namespace) -> None:
                 for number in drawn_moves(record, args.per_game):
                     engine.load_position(Setup.from_sgf(record_position(record, number)))
                     engine.clear_cache()
-                    result = engine.analyze(request=SearchRequest(Budget(playouts=args.visits), root_explore=0.0))
+                    result = engine.analyze(request=SearchRequest(Budget(playouts=args.playouts), root_explore=0.0))
                     color = engine.game.to_move
                     lines.append(
                         sample(name, record, number, color, result.root_winrate, result.score_lead, result.visits)
@@ -276,7 +276,9 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     s = commands.add_parser("sample", help="search positions of match folders' games")
     s.add_argument("folders", nargs="+")
-    s.add_argument("--visits", type=int, default=1000)
+    s.add_argument(
+        "--playouts", "--visits", type=int, default=1000, help="playouts a search (1000; --visits: its old name)"
+    )
     s.add_argument("--per-game", type=int, default=5)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--out", required=True)

@@ -1,6 +1,6 @@
 """Where goengine's lost games were lost, and what kind of loss each was.
 
-    goengine review GAMES --visits 5000 --threads 1 --mistakes 3 > review.txt   # GAME-review.sgf beside each
+    goengine review GAMES --playouts 5000 --threads 1 --mistakes 3 > review.txt   # GAME-review.sgf beside each
     python scripts/lost_games.py results/pachi-baseline-9x9-30s --reviews results/pachi-baseline-9x9-30s/review
 
 For every game of the match folder's ``games.jsonl`` that goengine lost, its review SGF (the file

@@ -181,16 +181,18 @@ def main() -> None:
     parser.add_argument("--planted", type=int, default=0, help="games to plant a blunder in")
     parser.add_argument("--gnugo", action="store_true", help="the blunders of data/regression/blunder.tst")
     parser.add_argument("--saw", type=int, default=0, help="games to review whole for the best moves' losses")
-    parser.add_argument("--visits", type=int, default=1000)
+    parser.add_argument(
+        "--playouts", "--visits", type=int, default=1000, help="a position (1000; --visits: its old name)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     results = {}
     if args.planted:
-        results["planted"] = planted(args.planted, args.visits)
+        results["planted"] = planted(args.planted, args.playouts)
     if args.gnugo:
-        results["gnugo"] = gnugo(args.visits)
+        results["gnugo"] = gnugo(args.playouts)
     if args.saw:
-        results["saw"] = saw(args.saw, args.visits)
+        results["saw"] = saw(args.saw, args.playouts)
     if args.json:
         print(json.dumps(results, indent=1))
         return
@@ -201,7 +203,7 @@ def main() -> None:
         best = sum(r["best_listed"] for r in rows)
         print(
             f"{name}: {hits} of {len(rows)} blunders among their player's {TOP} biggest mistakes "
-            f"({args.visits} visits a position); moves the search ranked best among the mistakes: {best}"
+            f"({args.playouts} playouts a position); moves the search ranked best among the mistakes: {best}"
         )
 
 

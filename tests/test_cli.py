@@ -16,7 +16,7 @@ from goengine import cli
     ("argv", "module", "rest"),
     [
         (["analysis", "-model", "x"], "goengine.analysis.command", ["-model", "x"]),
-        (["review", "a.sgf", "--visits", "5"], "goengine.review.command", ["a.sgf", "--visits", "5"]),
+        (["review", "a.sgf", "--playouts", "5"], "goengine.review.command", ["a.sgf", "--playouts", "5"]),
         (["docs", "gtp"], "goengine.docs_command", ["gtp"]),
         (["--playouts", "5"], "goengine.gtp.command", ["--playouts", "5"]),
         ([], "goengine.gtp.command", []),

@@ -234,7 +234,7 @@ def commands_in_code_blocks(text: str) -> list[str]:
 
 @pytest.mark.parametrize("doc", ["README.md", "docs/gtp.md", "docs/matches.md", "docs/peers.md"])
 def test_every_command_in_the_docs_code_blocks_is_read_by_its_parser(doc):
-    """``goengine review games/ --visits 5000`` and the like: each read by the command's own
+    """``goengine review games/ --playouts 5000`` and the like: each read by the command's own
     argparse parser (placeholders such as ``...`` and ``FILE`` aside), so an option renamed or
     removed fails here."""
     text = (ROOT / doc).read_text()

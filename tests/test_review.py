@@ -77,7 +77,7 @@ def table_rows(out: str, colour: str) -> list[list[str]]:
 def test_a_planted_blunder_tops_its_colours_table(tmp_path, capsys):
     path = tmp_path / "blunder.sgf"
     path.write_text(sgf.dumps(19, 7.5, planted_blunder()))
-    status = main(["review", str(path), "--visits", "500", "--jobs", "2", "--no-plot", "--no-progress"])
+    status = main(["review", str(path), "--playouts", "500", "--jobs", "2", "--no-plot", "--no-progress"])
     out = capsys.readouterr().out
     assert status == 0
     white = table_rows(out, "White")

@@ -355,7 +355,7 @@ def test_fuzz_a_folder_of_hostile_files_is_reviewed_or_named_file_by_file(tmp_pa
     (outside / "precious.sgf").write_text("keep me")
     kinds = fuzz_folder(rng, folder, outside, 120)
     before = {p.name: p.read_bytes() for p in outside.iterdir()}
-    args = ["review", "--visits", "4", "--threads", "1", "--no-progress", "--no-plot", str(folder)]
+    args = ["review", "--playouts", "4", "--threads", "1", "--no-progress", "--no-plot", str(folder)]
     args += [str(folder / "pipe.sgf"), str(folder / "folder.sgf")]
     done = subprocess.run(
         [sys.executable, "-c", RSS_PROBE, *args], capture_output=True, text=True, timeout=900, check=False
@@ -409,9 +409,11 @@ def test_a_review_searches_2000_playouts_a_position_with_one_thread_an_engine_an
     assert settings.plot and settings.progress and settings.cluster is None and settings.mistakes == 5
 
 
-def test_a_reviews_budget_is_visits_playouts_or_seconds(monkeypatch):
+def test_a_reviews_budget_is_playouts_or_seconds_and_the_old_visits_still_works_with_a_note(capsys):
+    assert review_settings("--playouts", "300").budget.playouts == 300
+    capsys.readouterr()
     assert review_settings("--visits", "300").budget == review_settings("--playouts", "300").budget
-    assert review_settings("--visits", "300").budget.playouts == 300
+    assert "--visits is the old name of --playouts" in capsys.readouterr().err
     seconds = review_settings("--seconds", "1.5").budget
     assert (seconds.playouts, seconds.seconds) == (None, 1.5)
 
@@ -487,7 +489,7 @@ def _start_review(tmp_path, visits: str) -> subprocess.Popen:
     (tmp_path / "g.sgf").write_text((DATA / "tom9d_six_games.sgf").read_text().splitlines()[0])
     argv = [sys.executable, "-m", "goengine", "review", str(tmp_path / "g.sgf"), "--jobs", "2", "--threads", "1"]
     return subprocess.Popen(
-        [*argv, "--visits", visits, "--no-plot", "--no-progress", "--quiet"],
+        [*argv, "--playouts", visits, "--no-plot", "--no-progress", "--quiet"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

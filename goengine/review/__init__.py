@@ -15,6 +15,6 @@ each move and ranks the mistakes; ``annotate`` and ``plot`` write the SGF and th
 its immutable results.
 """
 
-from goengine.review.command import DEFAULT_VISITS, ReviewSettings, review
+from goengine.review.command import DEFAULT_PLAYOUTS, ReviewSettings, review
 
-__all__ = ["DEFAULT_VISITS", "ReviewSettings", "review"]
+__all__ = ["DEFAULT_PLAYOUTS", "ReviewSettings", "review"]

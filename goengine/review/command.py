@@ -40,7 +40,7 @@ from goengine.review import annotate, losses, plot
 from goengine.review.evaluate import IN_FLIGHT, Evaluation, evaluated
 from goengine.review.gamefile import BadGame, ReviewGame, read
 
-DEFAULT_VISITS = 2000  # playouts a position when neither --visits, --playouts nor --seconds is given
+DEFAULT_PLAYOUTS = 2000  # playouts a position when neither --playouts nor --seconds is given
 SUFFIX = "-review"  # GAME.sgf -> GAME-review.sgf, GAME-review.png
 PROG = "goengine review"
 
@@ -270,13 +270,9 @@ def build_review_parser() -> argparse.ArgumentParser:
     parser.add_argument("games", nargs="+", metavar="GAME", help="SGF files, or folders of them (their *.sgf)")
     add_engine_options(parser, board=False, threads_default="1: one engine a core, each on its own positions")
     review = parser.add_argument_group("the review")
-    review.add_argument(
-        "--visits",
-        type=numerals.option(int),
-        metavar="N",
-        help=f"playouts a position, as --playouts (default {DEFAULT_VISITS} when neither this, --playouts "
-        "nor --seconds is given; --seconds is then the time a position)",
-    )
+    # the budget is --playouts (default DEFAULT_PLAYOUTS a position) or --seconds; --visits, the
+    # review's name for it before the budget had one word, is still read (``review_settings``)
+    review.add_argument("--visits", type=numerals.option(int), metavar="N", help=argparse.SUPPRESS)
     review.add_argument(
         "--jobs",
         type=numerals.option(int),
@@ -300,8 +296,9 @@ def build_review_parser() -> argparse.ArgumentParser:
 def review_settings(args: argparse.Namespace) -> ReviewSettings:
     """The review's settings (``goengine.review.ReviewSettings``) from its parsed options;
     ValueError with what is wrong. An engine searches with one thread unless ``--threads`` says
-    otherwise (the positions, not the threads, share the cores); the budget is ``--visits`` or
-    ``--playouts`` playouts, ``--seconds``, or DEFAULT_VISITS playouts."""
+    otherwise (the positions, not the threads, share the cores); the budget is ``--playouts``
+    playouts a position (``--visits``, its old name, still read with a note on stderr),
+    ``--seconds``, or DEFAULT_PLAYOUTS playouts."""
     from dataclasses import replace
 
     from goengine.config import available_cores, with_setting
@@ -309,6 +306,7 @@ def review_settings(args: argparse.Namespace) -> ReviewSettings:
     if args.visits is not None and args.playouts is not None:
         raise ValueError("--visits and --playouts say the same thing: give one")
     if args.visits is not None:
+        print(f"{PROG}: --visits is the old name of --playouts (playouts a position); it still works", file=sys.stderr)
         args.playouts = str(args.visits)
     config = config_from_args(args)
     if args.threads is None:
@@ -316,7 +314,7 @@ def review_settings(args: argparse.Namespace) -> ReviewSettings:
     search = config.search
     playouts = search.playouts
     if playouts is None and search.seconds is None:
-        playouts = DEFAULT_VISITS
+        playouts = DEFAULT_PLAYOUTS
     if args.jobs is not None and args.jobs < 1:
         raise ValueError("--jobs must be at least 1")
     if args.mistakes < 1:
