@@ -304,3 +304,39 @@ def test_goengines_model_player_over_gtp_chooses_what_the_shipped_model_ranks_fi
 def test_an_engine_that_cannot_start_is_refused_in_one_line(model_file, tmp_path):
     line = refused(predict(str(GAMES), "--model", str(model_file), "--gtp", str(tmp_path / "no-such-engine")))
     assert "no-such-engine" in line and "No such file" in line
+
+
+@pytest.mark.parametrize("policy", ["heavy", "learned"])
+def test_a_playout_policy_is_measured_by_its_draws_on_every_move(policy):
+    """``--policy NAME``: the policy's sampled first choice on every move of the games (before:
+    its draws' kernel did not compile, an index of a point or 0 typed as a float)."""
+    games = training.read_games(GAMES)
+    moves = sum(int((g.moves != -1).sum()) for g in games)
+    _, summary = measured(predict(str(GAMES), "--policy", policy, "--draws", "20", "--games", "2", "--json"))
+    two = sum(int((g.moves != -1).sum()) for g in games[:2])
+    assert summary["moves"] == two < moves and 0 <= summary["top1"] <= summary["top5"] <= 1
+    assert summary["loglik"] < 0
+
+
+def test_the_draws_of_the_uniform_policy_cover_the_empty_board_alike():
+    """``kernels.playout.draw_counts``: 2,500 draws of the uniform policy on an empty 5x5 board,
+    every point about 100 times and no pass."""
+    import numpy as np
+    from scipy.stats import chisquare
+
+    from goengine.board import ZOBRIST, Board
+    from goengine.config import SearchConfig
+    from goengine.kernels import playout as kp
+    from goengine.kernels import search as ksearch
+    from goengine.kernels.rng import new_state
+    from goengine.search import MOGO3X3, KernelSettings, learned_playouts
+
+    board = Board(5)
+    kernel = KernelSettings.of(SearchConfig(playout="uniform"))
+    counts = np.zeros(board.pts.shape[1], dtype=np.int64)
+    policy, params = kernel.settings[ksearch.POLICY], kernel.params[ksearch.POLICY_PARAMS]
+    tables = (MOGO3X3, learned_playouts(kernel))
+    kp.draw_counts(board.pts, board.meta, ZOBRIST, new_state(5), policy, params, tables, np.int64(2500), counts)
+    points = board.points()
+    assert counts[0] == 0 and counts.sum() == 2500 and all(counts[p] > 0 for p in points)
+    assert chisquare([counts[p] for p in points]).pvalue > 1e-4

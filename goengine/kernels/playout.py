@@ -155,10 +155,10 @@ def draw_counts(pts0, meta0, zobrist, rng, policy, params, tables, n, counts):
         learned.start(pts, meta, tables[1], state)
         for _ in range(n):
             p = learned.draw(pts, meta, zobrist, tables[1], state, c, rng)
-            counts[at(p) if p != PASS else 0] += 1
+            counts[at(p if p != PASS else 0)] += 1  # one unsigned index (uint64 beside 0 types as float)
         return
     no_memory = outside_search(pts0.shape[1], meta0[W])[4]
     for _ in range(n):
         copy_state(pts0, meta0, pts, meta)
         p = choose_move(policy, params, tables[0], no_memory[0], pts, meta, zobrist, c, rng)
-        counts[at(p) if p != PASS else 0] += 1
+        counts[at(p if p != PASS else 0)] += 1  # one unsigned index (uint64 beside 0 types as float)
