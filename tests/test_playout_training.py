@@ -223,7 +223,7 @@ def test_a_model_balanced_twice_names_both_runs(tmp_path):
     import subprocess
     import sys
 
-    from goengine.playout_model import PlayoutModel
+    from goengine.playout_model import PlayoutModel, shipped
 
     root = Path(__file__).resolve().parent.parent
     line = {"key": "a/x#1", "size": 9, "komi": 7.5, "moves": ["B E5", "W C3", "B G7"], "turn": 3, "target": 0.7}
@@ -237,6 +237,8 @@ def test_a_model_balanced_twice_names_both_runs(tmp_path):
         argv += ["--model", str(base)] if base else []
         done = subprocess.run([*argv, *small, "--out", str(out)], capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
+    shipped_runs = shipped().provenance.get("balanced", [])  # the first run starts from the shipped model
     runs = PlayoutModel.load(second).provenance["balanced"]
-    assert len(runs) == 2 and "--model" not in runs[0]["command"] and str(first) in runs[1]["command"]
-    assert all(len(run["rounds"]) == 1 and run["positions"]["trained"] == 2 for run in runs)
+    assert runs[: len(shipped_runs)] == shipped_runs and len(runs) == len(shipped_runs) + 2
+    assert "--model" not in runs[-2]["command"] and str(first) in runs[-1]["command"]
+    assert all(len(run["rounds"]) == 1 and run["positions"]["trained"] == 2 for run in runs[-2:])
