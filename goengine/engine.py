@@ -90,7 +90,7 @@ class Engine:
         self.game = Game(config.size, config.komi, goengine_rules(config.white_handicap_bonus))
         self.clocks = GameClocks()
         self.ponderer = Ponderer(self._search)
-        self._player = research_players.of(config.search)  # None: the search plays
+        self._choose_player(config.search)
         # per colour, the extra komi of the engine's last move and the win rate its search found
         self._dynkomi: dict[int, tuple[float, float]] = {}
         self._searched: float | None = None  # the seconds the last move's search took
@@ -108,7 +108,7 @@ class Engine:
         keep = config.keeps_trees_of(self._search.config)
         self._search.configure(config)
         if not keep:  # a new player, its random stream seeded afresh as the search's are
-            self._player = research_players.of(config)
+            self._choose_player(config)
 
     def describe(self) -> str:
         """The search as configured, for the start-up line: rule, policy, prior, seed, trees."""
@@ -172,23 +172,32 @@ class Engine:
     def genmove(
         self, color: int | str, commit: bool = True, cleanup: bool = False, request: SearchRequest | None = None
     ) -> Decision:
-        """Search for ``color`` as ``request`` asks (its budget, else the move's: the settings,
-        limited by the clock; the game's dynamic komi), decide (``decide``) and, with ``commit``,
-        play the move (not a resignation); a research player moves without searching
-        (``goengine.players``). ``cleanup`` (``kgs-genmove_cleanup``): never pass while the
-        playouts call stones dead."""
+        """The move of ``color`` as the player decides it (``_choose_player``: the search, as
+        ``request`` asks, its budget else the move's, the settings limited by the clock, against
+        the game's dynamic komi, then ``decide``; or a research player alone) and, with
+        ``commit``, played (not a resignation). ``cleanup`` (``kgs-genmove_cleanup``): never pass
+        while the playouts call stones dead."""
         c = parse_color(color)
         board = self.game.board.copy()
         board.to_move = c
-        request = request or SearchRequest()
-        if self._player is not None:
-            reason = f"the {self._player.name} player alone"
-            decision = Decision(self._player.move(board), reason, SearchResult(c, self.game.komi))
-        else:
-            decision = self._searched_move(board, request, cleanup)
+        decision = self._decide_move(board, request or SearchRequest(), cleanup)
         if commit and decision.move != RESIGN:
             self.game.play(c, decision.move)
         return decision
+
+    def _choose_player(self, config: SearchConfig) -> None:
+        """Who decides a move from now on (``config.player``): the search (``_searched_move``), or
+        a research player alone (``research_players``), each with its own move."""
+        player = research_players.of(config)
+        if player is None:
+            self._decide_move = self._searched_move
+            return
+
+        def alone(board: Board, request: SearchRequest, cleanup: bool) -> Decision:
+            result = SearchResult(board.to_move, self.game.komi)
+            return Decision(player.move(board), f"the {player.name} player alone", result)
+
+        self._decide_move = alone
 
     def _searched_move(self, board: Board, request: SearchRequest, cleanup: bool) -> Decision:
         """The search's move for the side to move of ``board``: on the request's budget, else the
@@ -299,7 +308,7 @@ class Engine:
         position's figures are those a new engine would find."""
         self.ponderer.stop()
         self._search.reset()
-        self._player = research_players.of(self._search.config)
+        self._choose_player(self._search.config)
 
     def clear_cache(self) -> None:
         """Forget the search's trees: the next search starts from nothing (``clear_cache``)."""

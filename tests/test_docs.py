@@ -113,6 +113,8 @@ def test_engine_mds_node_count_is_the_trees():
     engine_md = " ".join((ROOT / "docs" / "engine.md").read_text().split())
     assert f"`max_memory_mb` (default {config.max_memory_mb:g})" in engine_md
     assert f"{nodes / 1e6:.1f} million with one thread, at {kt.BYTES_PER_NODE} bytes a node" in engine_md
+    performance_md = " ".join((ROOT / "docs" / "performance.md").read_text().split())
+    assert f"`--max-memory` ({config.max_memory_mb:,.0f} MB by default" in performance_md
 
 
 def test_gtp_mds_settings_and_those_that_keep_the_tree_are_the_configs():
