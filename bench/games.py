@@ -146,7 +146,11 @@ def compare(trees: list[Path], sizes: list[int], seeds: int, moves: int, playout
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line; ``engine_args`` are the words after ``--`` (argparse alone cannot take
+    them after the options: its positionals are filled before it reaches them)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    cut = argv.index("--") if "--" in argv else len(argv)
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
     )
@@ -157,10 +161,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=40, help="moves a game at most (default 40)")
     parser.add_argument("--playouts", type=int, default=2000, help="playouts a move (default 2000)")
     parser.add_argument("--json", action="store_true", help="print the figures, every game's moves included, as JSON")
-    parser.add_argument("engine_args", nargs="*", help="after --: options for both engines")
-    args = parser.parse_args(argv)
+    parser.epilog = "after --: options for both engines (goengine's command line)"
+    args = parser.parse_args(argv[:cut])
     if args.seeds < 1 or args.moves < 1 or args.playouts < 1:
         parser.error("--seeds, --moves and --playouts must be at least 1")
+    args.engine_args = argv[cut + 1 :]
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     trees = [source_tree(args.before), source_tree(args.after)]
     for tree in trees:
         compile_kernels(tree, args.engine_args)

@@ -86,3 +86,15 @@ def test_the_command_runs_the_trees_engine_with_one_thread_the_budget_and_the_se
     assert command[:3] == [sys.executable, "-m", "goengine"]
     assert command[3:] == ["--threads", "1", "--playouts", "500", "--seed", "7", "--prior", "none"]
     assert env["PYTHONPATH"] == str(tmp_path)
+
+
+def test_the_options_for_both_engines_come_after_the_double_dash_wherever_the_others_are():
+    """(Before: ``games.py REV --sizes 9 -- --rule ucb1`` was refused, argparse having filled its
+    positionals before it met the ``--``.)"""
+    from games import parse_args
+
+    args = parse_args(["1481d85", "--sizes", "9", "--playouts", "500", "--", "--playout", "uniform", "--seed", "3"])
+    assert (args.before, args.sizes, args.playouts) == ("1481d85", [9], 500)
+    assert args.engine_args == ["--playout", "uniform", "--seed", "3"]
+    args = parse_args(["a", "b", "--json"])
+    assert (args.before, args.after, args.json, args.engine_args) == ("a", "b", True, [])
