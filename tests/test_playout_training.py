@@ -242,3 +242,36 @@ def test_a_model_balanced_twice_names_both_runs(tmp_path):
     assert runs[: len(shipped_runs)] == shipped_runs and len(runs) == len(shipped_runs) + 2
     assert "--model" not in runs[-2]["command"] and str(first) in runs[-1]["command"]
     assert all(len(run["rounds"]) == 1 and run["positions"]["trained"] == 2 for run in runs[-2:])
+
+
+@pytest.mark.slow
+def test_balancing_on_a_dask_cluster_moves_the_weights_as_on_one_process():
+    """The balancing's tasks on a real local Dask scheduler with two worker processes give the
+    weights one process gives (each task seeded by its round and batch, not by where it runs; the
+    steps are summed in the order they come, so equal to rounding)."""
+    distributed = pytest.importorskip("distributed")
+    from goengine.jobs import Runner
+    from goengine.playout_model import PlayoutModel, shipped
+
+    def fresh() -> PlayoutModel:
+        base = shipped()
+        return PlayoutModel(
+            base.codes, base.class_weights, base.response_weights, base.distance_weights, base.flag_weights
+        )
+
+    board = Board(9)
+    moves = []
+    for vertex in ["D4", "F4", "F5", "G5", "E5", "G6"]:
+        moves.append((board.to_move, coords.from_gtp(9, vertex)))
+        board.play(board.to_move, vertex)
+    positions = [playout_training.Balanced(9, 7.5, tuple(moves[:n]), target) for n, target in
+                 ((2, 0.6), (3, 0.3), (5, 0.7), (6, 0.4))]  # fmt: skip
+    alone, spread = fresh(), fresh()
+    settings = dict(rounds=2, rate=3.0, batch=1, n_value=16, n_grad=16)
+    errors = playout_training.balance(alone, positions, Runner(1), **settings)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster:
+        on_cluster = playout_training.balance(spread, positions, Runner(0, cluster.scheduler_address), **settings)
+    assert np.allclose(on_cluster, errors)
+    assert np.allclose(playout_training.weights_of(spread), playout_training.weights_of(alone))
+    assert not np.allclose(playout_training.weights_of(alone), playout_training.weights_of(fresh()))
