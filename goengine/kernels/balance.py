@@ -45,16 +45,13 @@ from .board import (
 from .learned import (
     RESPONSE_DISTANCE,
     SELF_ATARI_STONES,
-    _apply,
     _class,
-    _near,
-    _next_stamp,
     _restore,
-    _scale,
     draw,
     gridcular,
     play,
     start,
+    weigh_near,
 )
 from .neighbourhood import is_escape
 from .policy import nakade_move
@@ -141,19 +138,7 @@ def _draw_with_psi(pts, meta, zobrist, model, state, c, rng, n_classes, psi, scr
     chosen = draw(pts, meta, zobrist, model, state, c, rng)
     if chosen == PASS:
         return chosen
-    # the rates as the draw weighed them: the last moves' features applied again
-    _next_stamp(state)
-    state[11][1] = 0
-    last = meta[LAST_MOVE]
-    if last != PASS:
-        _near(pts, meta, model, state, c, last, np.int64(0))
-        vital = nakade_move(pts, meta, c, last, np.int64(3))
-        if vital != PASS:
-            _scale(state, pts, w, model, c, vital, model[4][0])
-    own_last = meta[LAST_MOVE2]
-    if own_last != PASS:
-        _near(pts, meta, model, state, c, own_last, np.int64(1))
-    _apply(state, w, c)
+    weigh_near(pts, meta, model, state, c)  # the rates as the draw weighed them, again
     _step_psi(pts, meta, zobrist, model, state, c, chosen, n_classes, psi, scratch)
     _restore(state, w, c)
     return chosen

@@ -363,11 +363,11 @@ def _set_aside(state, w, c, p):
 
 
 @njit(cache=True, _nrt=False)
-def draw(pts, meta, zobrist, model, state, c, rng):
-    """The policy's move for ``c``, the side to move, or PASS when no point is left."""
+def weigh_near(pts, meta, model, state, c):
+    """Set ``c``'s rates as this draw weighs them: the distance weights around the last two
+    moves (the response pattern's beside the last one) and the vital point's, until
+    ``_restore``."""
     w = meta[W]
-    k = c - 1
-    scalars = model[4]
     _next_stamp(state)
     state[11][1] = 0
     last = meta[LAST_MOVE]
@@ -375,11 +375,20 @@ def draw(pts, meta, zobrist, model, state, c, rng):
         _near(pts, meta, model, state, c, last, np.int64(0))
         vital = nakade_move(pts, meta, c, last, np.int64(3))
         if vital != PASS:
-            _scale(state, pts, w, model, c, vital, scalars[NAKADE])
+            _scale(state, pts, w, model, c, vital, model[4][NAKADE])
     own_last = meta[LAST_MOVE2]
     if own_last != PASS:
         _near(pts, meta, model, state, c, own_last, np.int64(1))
     _apply(state, w, c)
+
+
+@njit(cache=True, _nrt=False)
+def draw(pts, meta, zobrist, model, state, c, rng):
+    """The policy's move for ``c``, the side to move, or PASS when no point is left."""
+    w = meta[W]
+    k = c - 1
+    scalars = model[4]
+    weigh_near(pts, meta, model, state, c)
     codes, totals = state[0], state[4]
     rejected = 0
     chosen = np.int64(PASS)
