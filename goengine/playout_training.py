@@ -23,7 +23,7 @@ import numpy as np
 
 from goengine.board import PASS, ZOBRIST
 from goengine.kernels import playout_features as kpf
-from goengine.playout_model import FIRST_CLASS, FLAGS, UNSEEN, PlayoutModel, canonical_codes
+from goengine.playout_model import FIRST_CLASS, FLAGS, UNSEEN, PlayoutModel, canonical_codes, shipped
 from goengine.training import Game, Measure, Ranks, summarize, threads
 
 N_DISTANCE = 2 * 7  # the distance weights' slots (two tables of 7, distances 2..6 used)
@@ -283,6 +283,37 @@ def balance_batch(task: tuple) -> tuple[np.ndarray, float, int]:
         total += error * grad
         squared += error * error
     return total, squared, len(positions)
+
+
+def outcome_errors(
+    positions: list[Balanced], playouts: int, policy: str = "learned", model: PlayoutModel | None = None, seed: int = 1
+) -> tuple[float, float]:
+    """How far the playouts of the policy named ``policy`` (the learned one with ``model``'s
+    weights, the shipped ones by default) are from the positions' targets: the mean over the
+    positions of ``(target - V)^2`` and of ``target - V``, ``V`` the mean outcome for Black of
+    ``playouts`` playouts from the position (a win 1, a draw 1/2). The first is what balancing
+    lowers; the second says which side the playouts favour (above 0: they give White too much)."""
+    from goengine.kernels import playout as kp
+    from goengine.kernels.rng import new_state
+    from goengine.mogo3x3 import table
+    from goengine.policies import POLICIES
+
+    policy_id, params = np.int64(POLICIES.get_choice(policy).id), POLICIES.array(policy)
+    tables = (table(), (model or shipped()).arrays)
+    rng = new_state(seed)
+    scores = np.zeros(playouts, dtype=np.int64)
+    squared = signed = 0.0
+    for position in positions:
+        board = position.board()
+        kp.run_playouts(
+            board.pts, board.meta, ZOBRIST, rng, policy_id, params, tables, np.int64(playouts),
+            np.int64(3 * board.size**2), scores,
+        )  # fmt: skip
+        value = float(np.mean(np.where(scores > position.komi, 1.0, np.where(scores == position.komi, 0.5, 0.0))))
+        squared += (position.target - value) ** 2
+        signed += position.target - value
+    n = max(1, len(positions))
+    return squared / n, signed / n
 
 
 def playout_error(model: PlayoutModel, positions: list[Balanced], playouts: int, seed: int = 1) -> float:

@@ -5,6 +5,7 @@ weights moved so that the playouts' mean outcome from each position comes closer
         --positions 2400 --playouts 20000 --jobs 2 --out data/balancing/positions-9x9.jsonl
     python scripts/balance_playouts.py balance --positions data/balancing/positions-9x9.jsonl \\
         --rounds 20 --rate 2 --out goengine/data/playouts.npz
+    python scripts/balance_playouts.py measure --positions data/balancing/positions-9x9.jsonl --policy heavy
 
 ``targets`` picks one position from each game of the match records given (a move number drawn
 between 10 and ten before the end, seeded by the game), and searches it with goengine's own
@@ -21,6 +22,11 @@ measured on), and runs ``--rounds`` rounds of Silver and Tesauro's policy-gradie
 with the base model's provenance and the run's appended to its list ``balanced`` (the positions
 file, the command, the rounds' errors, the held-out error before and after): a model balanced in
 several runs names every one.
+
+``measure`` says how far a policy's playouts are from the held-out positions' values (the same
+split as ``balance``'s, or every position with ``--held-out 1``): the mean squared error balancing
+lowers and the mean signed error, for any policy by name (``--policy``; the learned one with
+``--model``'s weights), so that the learned policy's outcomes can be set beside the heavy one's.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from goengine.config import Budget, EngineConfig, SearchConfig
 from goengine.jobs import Runner
 from goengine.lab.records import load_records
 from goengine.playout_model import DEFAULT_PATH, PlayoutModel
+from goengine.policies import POLICIES
 from goengine.review.evaluate import evaluated
 from goengine.review.gamefile import Position
 
@@ -87,6 +94,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     b.add_argument("--cluster", default=None)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--out", required=True, help="the balanced model file to write")
+    m = sub.add_parser("measure", help="how far a policy's playouts are from the held-out positions' values")
+    m.add_argument("--positions", required=True, help="a file the targets command wrote")
+    m.add_argument("--policy", default="learned", help="a playout policy by name (learned)")
+    m.add_argument("--model", default=str(DEFAULT_PATH), help="the learned policy's weights (the shipped ones)")
+    m.add_argument("--held-out", type=int, default=8, help="every N-th position is measured, as balance keeps out (8)")
+    m.add_argument("--playouts", type=int, default=400, help="playouts a position (400)")
+    m.add_argument("--seed", type=int, default=1)
     return p.parse_args(argv)
 
 
@@ -205,11 +219,31 @@ def balance(args: argparse.Namespace, argv: list[str]) -> int:
     return 0
 
 
+def measure(args: argparse.Namespace) -> int:
+    positions, problems = read_positions(Path(args.positions))
+    for problem in problems:
+        log(f"left out: {problem}")
+    try:
+        policy = POLICIES.get_choice(args.policy).name
+    except ValueError as e:
+        log(str(e))
+        return 2
+    held = positions[:: args.held_out]
+    model = PlayoutModel.load(args.model) if policy == "learned" else None
+    squared, signed = playout_training.outcome_errors(held, args.playouts, policy, model, args.seed)
+    which = f"{policy} ({args.model})" if model else policy
+    print(f"{which}: {len(held)} positions, {args.playouts} playouts each: mean squared error {squared:.4f}, "
+          f"mean of target - outcome {signed:+.4f}")  # fmt: skip
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     if args.command == "targets":
         return targets(args)
+    if args.command == "measure":
+        return measure(args)
     return balance(args, argv)
 
 

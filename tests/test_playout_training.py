@@ -189,16 +189,23 @@ def test_balancing_moves_the_playouts_value_towards_the_target():
     assert len(errors) == 4 and after < before
 
 
-def test_the_balancing_positions_reader_names_every_line_it_leaves_out(tmp_path):
-    """A line that is not JSON, one with a move on an occupied point, one whose target is not a
-    probability and one without a target: each named with its line and reason, the good ones kept."""
+def balance_script():
+    """``scripts/balance_playouts.py`` as a module (scripts are no package)."""
     import importlib.util
-    import json
 
     script = Path(__file__).resolve().parent.parent / "scripts" / "balance_playouts.py"
     spec = importlib.util.spec_from_file_location("balance_playouts", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def test_the_balancing_positions_reader_names_every_line_it_leaves_out(tmp_path):
+    """A line that is not JSON, one with a move on an occupied point, one whose target is not a
+    probability and one without a target: each named with its line and reason, the good ones kept."""
+    import json
+
+    module = balance_script()
     good = {"key": "a/x#1", "size": 9, "komi": 7.5, "moves": ["B E5", "W C3"], "turn": 2, "target": 0.4}
     lines = [
         json.dumps(good),
@@ -275,3 +282,68 @@ def test_balancing_on_a_dask_cluster_moves_the_weights_as_on_one_process():
     assert np.allclose(on_cluster, errors)
     assert np.allclose(playout_training.weights_of(spread), playout_training.weights_of(alone))
     assert not np.allclose(playout_training.weights_of(alone), playout_training.weights_of(fresh()))
+
+
+def decided_5x5() -> tuple[tuple[int, int], ...]:
+    """Black fills the 5x5 board but for two one-point eyes (A1, E5) while White passes: every
+    playout of every policy ends with Black's 25 points of area."""
+    from goengine.board import BLACK, WHITE
+
+    moves = []
+    for row in range(1, 6):
+        for col in "ABCDE":
+            vertex = f"{col}{row}"
+            if vertex not in ("A1", "E5"):
+                moves += [(BLACK, coords.from_gtp(5, vertex)), (WHITE, PASS)]
+    return tuple(moves)
+
+
+@pytest.mark.parametrize("policy", ["uniform", "heavy", "learned"])
+def test_outcome_errors_on_a_decided_position_are_the_hand_computed_ones(policy):
+    """Black wins every playout (komi 7.5), or draws every one (komi 25, a draw counted 1/2):
+    against targets 1, 0.25 and 0.5 the squared errors are 0, 0.5625 and 0, the signed ones 0,
+    -0.75 and 0."""
+    moves = decided_5x5()
+    positions = [
+        playout_training.Balanced(5, 7.5, moves, 1.0),
+        playout_training.Balanced(5, 7.5, moves, 0.25),
+        playout_training.Balanced(5, 25.0, moves, 0.5),
+    ]
+    squared, signed = playout_training.outcome_errors(positions, 50, policy)
+    assert squared == pytest.approx(0.5625 / 3) and signed == pytest.approx(-0.75 / 3)
+
+
+def test_outcome_errors_of_the_learned_policy_agree_with_the_balancings_own_playouts():
+    """Two kernels play the learned policy's playouts (the search's ``kernels.playout`` and the
+    balancing's ``kernels.balance``): from an open 9x9 position, against a target of 0, both
+    give the same value within four standard errors of 3,000 playouts each."""
+    from goengine.playout_model import shipped
+
+    line = ["E5", "C3", "G3", "G7", "C7", "D5"]
+    board = Board(9)
+    moves = []
+    for vertex in line:
+        moves.append((board.to_move, coords.from_gtp(9, vertex)))
+        board.play(board.to_move, vertex)
+    position = playout_training.Balanced(9, 7.5, tuple(moves), 0.0)
+    squared, signed = playout_training.outcome_errors([position], 3000, "learned", shipped(), seed=5)
+    value = -signed
+    assert squared == pytest.approx(value**2)
+    balancing_value = np.sqrt(playout_training.playout_error(shipped(), [position], 3000, seed=6))
+    assert 0.05 < value < 0.95 and abs(value - balancing_value) < 4 * np.sqrt(2 * 0.25 / 3000)
+
+
+def test_the_measure_command_reports_a_policys_errors_and_refuses_an_unknown_policy(tmp_path, capsys):
+    import json
+
+    module = balance_script()
+    moves = [f"{'B' if c == 1 else 'W'} {coords.to_gtp(5, p)}" for c, p in decided_5x5()]
+    path = tmp_path / "positions.jsonl"
+    line = {"key": "k#1", "size": 5, "komi": 7.5, "moves": moves, "turn": 46, "target": 0.5}
+    path.write_text(json.dumps(line) + "\n")
+    assert module.main(["measure", "--positions", str(path), "--policy", "Heavy", "--playouts", "20"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("heavy: 1 positions, 20 playouts each") and "error 0.2500" in out and "-0.5000" in out
+    assert module.main(["measure", "--positions", str(path), "--policy", "moggy"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown playout policy 'moggy'" in err and "heavy" in err
