@@ -166,6 +166,16 @@ def kb_last() -> int:
     return kb.LAST_MOVE
 
 
+def moves_of(line: list[str]) -> tuple[tuple[int, int], ...]:
+    """``(colour, point)`` of a 9x9 game's moves given as vertices, colours alternating from Black."""
+    board = Board(9)
+    moves = []
+    for vertex in line:
+        moves.append((board.to_move, coords.from_gtp(9, vertex)))
+        board.play(board.to_move, vertex)
+    return tuple(moves)
+
+
 def test_balancing_moves_the_playouts_value_towards_the_target():
     """One position valued 0.9 for Black whose playouts give about 0.57: a few rounds of
     balancing on it alone raise the playouts' value (seeded, measured on 800 playouts)."""
@@ -177,12 +187,7 @@ def test_balancing_moves_the_playouts_value_towards_the_target():
         base.codes, base.class_weights, base.response_weights, base.distance_weights, base.flag_weights
     )
     line = ["D4", "F4", "F5", "G5", "E5", "G6", "F7", "G7", "F8", "G8", "G4", "H4"]
-    board = Board(9)
-    moves = []
-    for vertex in line:
-        moves.append((board.to_move, coords.from_gtp(9, vertex)))
-        board.play(board.to_move, vertex)
-    position = playout_training.Balanced(9, 7.5, tuple(moves), 0.95)
+    position = playout_training.Balanced(9, 7.5, moves_of(line), 0.95)
     before = playout_training.playout_error(model, [position], 800)
     errors = playout_training.balance(model, [position], Runner(1), 4, 3.0, batch=1, n_value=64, n_grad=128)
     after = playout_training.playout_error(model, [position], 800)
@@ -319,13 +324,7 @@ def test_outcome_errors_of_the_learned_policy_agree_with_the_balancings_own_play
     give the same value within four standard errors of 3,000 playouts each."""
     from goengine.playout_model import shipped
 
-    line = ["E5", "C3", "G3", "G7", "C7", "D5"]
-    board = Board(9)
-    moves = []
-    for vertex in line:
-        moves.append((board.to_move, coords.from_gtp(9, vertex)))
-        board.play(board.to_move, vertex)
-    position = playout_training.Balanced(9, 7.5, tuple(moves), 0.0)
+    position = playout_training.Balanced(9, 7.5, moves_of(["E5", "C3", "G3", "G7", "C7", "D5"]), 0.0)
     squared, signed = playout_training.outcome_errors([position], 3000, "learned", shipped(), seed=5)
     value = -signed
     assert squared == pytest.approx(value**2)
