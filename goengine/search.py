@@ -435,6 +435,8 @@ class Search:
             # a shared tree grows between batches, when every thread has stopped
             if not (self.shared and tree.tmeta[kt.FULL] and tree.can_grow()) or self._stopping:
                 break
+            if request.should_stop is not None and request.should_stop():
+                break  # a stop that came while the threads ended their batches for the pool to grow
             spent = all(s is not None and d >= s for s, d in zip(shares, done, strict=True))
             if spent or time.perf_counter() >= deadline:
                 break
@@ -510,7 +512,10 @@ class Search:
             )
             ran_here += ran
             job.done[k] += ran
-            if tree.tmeta[kt.FULL] and tree.can_grow():
+            # asked before the pool grows: a search told to stop grows nothing and runs no more
+            if reports and request.should_stop is not None and request.should_stop():
+                self._stopping = True
+            if tree.tmeta[kt.FULL] and tree.can_grow() and not self._stopping:
                 if self.shared:
                     break  # Search.run grows the pool once every thread has stopped
                 tree.grow()
@@ -519,8 +524,6 @@ class Search:
             if not reports:
                 self._gate.hold()
                 continue
-            if request.should_stop is not None and request.should_stop():
-                self._stopping = True
             if request.callback is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + request.interval
                 request.callback(self._gate.snapshot(lambda: self._result(job, job, start, before)))

@@ -1110,3 +1110,20 @@ def test_the_node_arrays_never_hold_more_than_the_memory_limit():
     # transparent huge pages: up to 20 MB beyond the nodes themselves (measured: 54 to 81 MB in
     # all; before, the last doubling held 56 MB more)
     assert (peak - start) / 1024 <= 64 + 24
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_stop_asked_for_before_the_pool_grows_leaves_it_ungrown(monkeypatch, threads):
+    """A pool that fills in the first batch makes every thread stop for it to grow (tree
+    parallelism grows the shared pool between batches): a stop asked for by then ends the search
+    there, so no batch runs after it and the pool keeps its first size. (It once grew the pool and
+    ran another batch a thread first, so that a ponder search ran up to two batches a thread
+    past its stop.)"""
+    import goengine.search as gsearch
+
+    monkeypatch.setattr(gsearch, "INITIAL_NODES", 64)
+    search = make_search("ucb1", threads=threads, parallel="tree")
+    result = search.run(Board(9), 7.5, SearchRequest(Budget(playouts=100_000), should_stop=lambda: True))
+    tree = search.trees[0]
+    assert int(tree.tmeta[kt.CAPACITY]) == 64 and tree.can_grow()
+    assert 0 < result.playouts <= threads * search.config.batch
